@@ -1,0 +1,339 @@
+// Package arbiter applies a law-set to what the hands did: it keeps the game,
+// decides whether each completed move stands, recognises touch-move
+// obligations and false moves, offers the offended player the options the law
+// gives and carries out the one chosen, ends the game by mate, stalemate or
+// the draws the law-set knows, and says what the LEDs must show.
+//
+// It receives gestures (package gesture) and choices, and emits Reports (the
+// lines of `boardd replay`) and LED frames. It never sees sensors or time
+// other than the time carried by its inputs, and knows nothing of drivers.
+package arbiter
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/boardd/boardd/board"
+	"github.com/boardd/boardd/gesture"
+)
+
+// Options configure a game.
+type Options struct {
+	Laws *LawSet
+	// Setup is the FEN the game starts from; empty for the initial position.
+	Setup string
+	// Tournament makes every penalty automatic: nobody may waive one, and
+	// where one option remains the arbiter applies it at once.
+	Tournament bool
+	// Clocked is true when a time control runs: under fide2023 a move is then
+	// completed by the clock press (fide2023:6.2.1).
+	Clocked bool
+	// Tags are extra PGN tags (Event, Site, White, Black, Round, Date).
+	Tags map[string]string
+}
+
+// record is one move of the game as played.
+type record struct {
+	side     board.Color
+	move     board.Move
+	uci      string
+	san      string
+	fen      string
+	legal    bool
+	t        time.Duration
+	comments []string
+	before   *board.Analysis
+}
+
+// obligation is what the side to move must do with its next move.
+type obligation struct {
+	side     board.Color
+	what     string // OptMoveTouched, OptTakeTouched, OptKing, OptRook, OptCastle, OptMoveTaken
+	square   board.Square
+	noCastle bool
+	law      string
+}
+
+// decision is an irregularity waiting for its chooser.
+type decision struct {
+	kind        string
+	law         string
+	offender    board.Color
+	chooser     Role
+	options     []Option
+	before      *board.Analysis // the position before the offending move
+	beforeFirst *board.Analysis // successive moves: before the offender's earlier move
+	provisional *board.Analysis // the position as it stands on the board
+	reading     *gesture.Reading
+	pre         bool         // reported on release of a touched man, before any move
+	touched     board.Square // the man touched or moved
+	adverse     board.Square // the adverse man touched or taken
+	taken       board.Square // sarratt1808:12: the own man taken
+	castleKing  board.Move   // the castling the move attempted
+}
+
+// Game is a game under a law-set. It implements gesture.Judge. It is not safe
+// for concurrent use.
+type Game struct {
+	opts    Options
+	laws    *LawSet
+	startAt *board.Analysis
+	cur     *board.Analysis
+	exp     gesture.Expectation
+	moves   []record
+	keys    []board.RepetitionKey
+	out     []Report
+
+	pending  *decision
+	imposed  *obligation
+	touched  []gesture.TouchMark // unannounced touches of the side to move this turn
+	illegal  [2]int              // fide2023:7.5.5 completed illegal moves
+	count    *countState
+	restored *restoreState
+	result   *Report
+	annulled int
+	lastMove board.Move
+	hasLast  bool
+	// OnIllegal, when set, is told of each completed illegal move under a
+	// law-set with time penalties (the clock adds time to the opponent).
+	OnIllegal func(t time.Duration, offender board.Color, count int)
+}
+
+type countState struct {
+	law      string
+	startPly int
+	by       board.Color
+}
+
+type restoreState struct {
+	then    *board.Analysis
+	imposed *obligation
+}
+
+// NewGame starts a game.
+func NewGame(opts Options) (*Game, error) {
+	if opts.Laws == nil {
+		return nil, fmt.Errorf("arbiter: no law-set")
+	}
+	start := board.Start()
+	if opts.Setup != "" {
+		var err error
+		if start, err = board.ParseFEN(opts.Setup); err != nil {
+			return nil, fmt.Errorf("arbiter: setup: %w", err)
+		}
+	}
+	a, err := board.Analyse(start)
+	if err != nil {
+		return nil, fmt.Errorf("arbiter: setup: %w", err)
+	}
+	g := &Game{opts: opts, laws: opts.Laws, startAt: a}
+	g.begin(a)
+	return g, nil
+}
+
+func (g *Game) begin(a *board.Analysis) {
+	g.cur = a
+	g.moves = nil
+	g.keys = []board.RepetitionKey{a.Position.Key()}
+	g.pending, g.imposed, g.touched, g.count, g.restored, g.result = nil, nil, nil, nil, nil, nil
+	g.illegal = [2]int{}
+	g.hasLast = false
+	g.exp = gesture.Expectation{Mode: gesture.Play, Analysis: a}
+}
+
+// Laws returns the law-set in force.
+func (g *Game) Laws() *LawSet { return g.laws }
+
+// Expectation returns what the board is expected to show.
+func (g *Game) Expectation() gesture.Expectation { return g.exp }
+
+// Position returns the current position (a false move left standing
+// included).
+func (g *Game) Position() board.Position { return g.cur.Position }
+
+// Analysis returns the current position with its legal moves.
+func (g *Game) Analysis() *board.Analysis { return g.cur }
+
+// Result returns the result line, or nil while the game goes on.
+func (g *Game) Result() *Report { return g.result }
+
+// Pending returns the irregularity waiting for a choice, as reported, or nil.
+func (g *Game) Pending() *Report {
+	if g.pending == nil {
+		return nil
+	}
+	return &Report{Type: "irregularity", Kind: g.pending.kind, Law: g.pending.law, Offender: g.pending.offender.String(), Chooser: g.chooserName(g.pending), Options: g.pending.options}
+}
+
+// Drain returns the reports made since the last call and forgets them.
+func (g *Game) Drain(dst []Report) []Report {
+	dst = append(dst, g.out...)
+	g.out = g.out[:0]
+	return dst
+}
+
+func (g *Game) emit(r Report) { g.out = append(g.out, r) }
+
+// MoveCount returns the number of moves recorded.
+func (g *Game) MoveCount() int { return len(g.moves) }
+
+// Judge takes a gesture and returns what to expect next.
+func (g *Game) Judge(gs gesture.Gesture) gesture.Expectation {
+	switch gs.Kind {
+	case gesture.Touch:
+		g.onTouch(gs)
+	case gesture.Adjust:
+		g.onAdjust(gs)
+	case gesture.Move:
+		g.onMove(gs)
+	case gesture.Mismatch:
+		g.emit(Report{Type: "mismatch", T: gs.T, Missing: gs.Missing.SquareNames(), Extra: gs.Extra.SquareNames()})
+	case gesture.Synced:
+		g.onSynced(gs.T)
+	case gesture.Press:
+		g.onPress(gs)
+	case gesture.Promote:
+		g.onPromote(gs)
+	}
+	return g.exp
+}
+
+func (g *Game) onTouch(gs gesture.Gesture) {
+	g.emit(Report{Type: "touch", T: gs.T, Side: gs.Side.String(), Square: gs.Square.String(), Piece: gs.Man.Kind().String()})
+	if g.result != nil {
+		return
+	}
+	if p := g.pending; p != nil && !p.pre && g.laws.LapseOnTouch && gs.Side == p.offender.Other() && gs.Side == g.cur.Position.Turn {
+		g.lapse(gs.T)
+	}
+	if gs.Side == g.cur.Position.Turn {
+		g.touched = append(g.touched, gesture.TouchMark{T: gs.T, Square: gs.Square, Man: gs.Man})
+	}
+}
+
+func (g *Game) onAdjust(gs gesture.Gesture) {
+	g.emit(Report{Type: "adjust", T: gs.T, Side: gs.Side.String(), Square: gs.Square.String(), Announced: gs.Announced})
+	if g.result != nil || gs.Announced || gs.Side != g.cur.Position.Turn || g.pending != nil || g.imposed != nil {
+		return
+	}
+	if !g.laws.UnmovableKingPenalty || g.checkExempt() {
+		return
+	}
+	a := g.cur
+	side := g.cur.Position.Turn
+	own := gs.Man.Color() == side
+	if own && len(a.MovesFrom(gs.Square)) > 0 {
+		return
+	}
+	if !own && capturable(a, gs.Square) {
+		return
+	}
+	kind := KindUnmovable
+	if !own {
+		kind = KindUncapturable
+	}
+	kingSq := a.Position.KingSquare(side)
+	kingMoves := g.kingMoves(a, side)
+	if len(kingMoves) == 0 {
+		return // the king cannot move either: no penalty
+	}
+	r, ok := g.laws.rule(kind)
+	if !ok {
+		return
+	}
+	d := &decision{kind: kind, law: r.law, offender: side, chooser: r.chooser, pre: true, touched: gs.Square, before: a, provisional: a}
+	for _, id := range g.filter(r.options) {
+		switch id {
+		case OptKing:
+			d.options = append(d.options, Option{ID: OptKing, Squares: squareNames(append([]board.Square{kingSq}, kingMoves...))})
+		case OptStand:
+			d.options = append(d.options, Option{ID: OptStand, Squares: []string{gs.Square.String()}})
+		}
+	}
+	g.imposed = &obligation{side: side, what: OptKing, noCastle: g.laws.KingPenaltyNoCastling, law: r.law, square: kingSq}
+	g.raise(gs.T, d)
+}
+
+// checkExempt reports whether touch-move penalties cannot be enforced because
+// the side's king is in an uncalled check (hastings1895:VI).
+func (g *Game) checkExempt() bool { return false }
+
+func capturable(a *board.Analysis, sq board.Square) bool {
+	for _, m := range a.Moves {
+		if m.To == sq || (a.Position.IsEnPassant(m) && board.EnPassantVictim(m) == sq) {
+			return true
+		}
+	}
+	return false
+}
+
+func (g *Game) kingMoves(a *board.Analysis, side board.Color) []board.Square {
+	if side != a.Position.Turn {
+		return nil
+	}
+	k := a.Position.KingSquare(side)
+	var out []board.Square
+	for _, m := range a.Moves {
+		if m.From != k {
+			continue
+		}
+		if g.laws.KingPenaltyNoCastling && a.Position.IsCastling(m) {
+			continue
+		}
+		out = append(out, m.To)
+	}
+	return out
+}
+
+func squareNames(sqs []board.Square) []string {
+	out := make([]string, len(sqs))
+	for i, s := range sqs {
+		out[i] = s.String()
+	}
+	return out
+}
+
+// filter drops the waiver where no player may waive a penalty.
+func (g *Game) filter(options []string) []string {
+	if !g.laws.NoWaiver && !g.opts.Tournament {
+		return options
+	}
+	var out []string
+	for _, o := range options {
+		if o != OptStand && o != OptKeepAll {
+			out = append(out, o)
+		}
+	}
+	return out
+}
+
+func (g *Game) chooserName(d *decision) string {
+	switch {
+	case d.chooser == ByArbiter || g.opts.Tournament && len(d.options) == 1:
+		return "arbiter"
+	case d.chooser == Offender:
+		return d.offender.String()
+	}
+	return d.offender.Other().String()
+}
+
+// raise reports an irregularity and, where nobody may choose, rules at once.
+func (g *Game) raise(t time.Duration, d *decision) {
+	g.pending = d
+	g.emit(Report{Type: "irregularity", T: t, Kind: d.kind, Law: d.law, Offender: d.offender.String(), Chooser: g.chooserName(d), Options: d.options})
+	if len(d.options) == 1 && (d.chooser == ByArbiter || g.laws.NoWaiver || g.opts.Tournament) {
+		g.apply(t, d.options[0].ID, "arbiter")
+		return
+	}
+	if !d.pre {
+		g.exp = gesture.Expectation{Mode: gesture.Play, Analysis: d.provisional}
+	}
+}
+
+// lapse records that the offended player let the right to a penalty pass.
+func (g *Game) lapse(t time.Duration) {
+	d := g.pending
+	g.emit(Report{Type: "ruling", T: t, Option: OptStand, By: "lapse", Law: g.laws.LapseLaw})
+	g.stand(t, d, "lapse")
+	g.pending = nil
+}

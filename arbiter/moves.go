@@ -1,0 +1,601 @@
+package arbiter
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/boardd/boardd/board"
+	"github.com/boardd/boardd/gesture"
+)
+
+func (g *Game) onMove(gs gesture.Gesture) {
+	rd := gs.Reading
+	t := gs.T
+	if g.result != nil {
+		return
+	}
+	if p := g.pending; p != nil {
+		switch {
+		case p.pre && rd.Mover == p.offender:
+			// The offender moved before the offended chose: the obligation
+			// in force decides (see checkObligations).
+			g.pending = nil
+		case !p.pre && rd.Mover == p.offender.Other():
+			g.lapse(t)
+		case !p.pre && rd.Mover == p.offender:
+			// The offender moved again before the choice: the choice stays
+			// open and this move is judged from the position as it stands.
+		}
+	}
+	if rd.Legal {
+		g.legalMove(t, rd)
+	} else {
+		g.falseMove(t, rd)
+	}
+	g.touched = g.touched[:0]
+}
+
+// legalMove judges a move the rules of movement allow.
+func (g *Game) legalMove(t time.Duration, rd *gesture.Reading) {
+	a := g.cur
+	m := rd.Move
+	if a.Position.IsPromotion(m) && m.Promo == board.NoKind {
+		switch g.laws.UnnamedPromotion {
+		case "incomplete":
+			r, _ := g.laws.rule(KindBadPromotion)
+			d := &decision{kind: KindBadPromotion, law: r.law, offender: rd.Mover, chooser: r.chooser, reading: rd, before: a, provisional: a, touched: m.From}
+			for _, id := range r.options {
+				d.options = append(d.options, Option{ID: id, Squares: []string{m.To.String()}})
+			}
+			g.pending = d
+			g.emit(Report{Type: "irregularity", T: t, Kind: d.kind, Law: d.law, Offender: d.offender.String(), Chooser: g.chooserName(d), Options: d.options, Reason: "the promotion piece was not named"})
+			return
+		case "queen-illegal":
+			m.Promo = board.Queen
+			rd.Move = m
+			g.record(t, rd, a, true)
+			g.emit(Report{Type: "irregularity", T: t, Kind: KindBadPromotion, Law: g.laws.PromotionLaw, Offender: rd.Mover.String(), Chooser: "arbiter", Options: []Option{{ID: OptStand, Squares: []string{m.To.String()}}}, Reason: "the promotion piece was not named: the pawn becomes a queen"})
+			g.emit(Report{Type: "ruling", T: t, Option: OptStand, By: "arbiter", Law: g.laws.PromotionLaw})
+			g.comment(fmt.Sprintf("%s, %s: promotion not named, queen", KindBadPromotion, g.laws.PromotionLaw))
+			g.countIllegal(t, rd.Mover)
+			g.afterMove(t)
+			return
+		default:
+			m.Promo = board.Queen
+			rd.Move = m
+		}
+	}
+	if d := g.touchMoveViolation(rd); d != nil {
+		g.raise(t, d)
+		return
+	}
+	g.imposed = nil
+	g.record(t, rd, a, true)
+	g.afterMove(t)
+}
+
+// falseMove judges a completed man-move that no legal move explains.
+func (g *Game) falseMove(t time.Duration, rd *gesture.Reading) {
+	a := g.cur
+	pos := &a.Position
+	kind := rd.False
+	ruleKind := kind
+	if kind == KindFalseMove && pos.Men[rd.Move.To] != board.NoMan && pos.Men[rd.Move.To].Color() != pos.Men[rd.Move.From].Color() {
+		if _, ok := g.laws.rule("false-capture"); ok {
+			ruleKind = "false-capture"
+		}
+	}
+	r, ok := g.laws.rule(ruleKind)
+	if !ok {
+		r, _ = g.laws.rule(KindFalseMove)
+	}
+	offender := rd.Mover
+	physical := a.Position
+	physical.Men = rd.After
+	physical.Turn = offender.Other()
+	if offender == pos.Turn {
+		physical.FullMove, physical.HalfMoves = pos.FullMove, pos.HalfMoves
+		after := pos.Apply(rd.Move)
+		physical.Castling, physical.EnPassant, physical.HalfMoves, physical.FullMove = after.Castling, board.NoSquare, after.HalfMoves, after.FullMove
+		physical.Castling &= castlingStillPossible(&physical)
+	}
+	prov, err := board.Analyse(physical)
+	if err != nil {
+		prov = a
+	}
+	d := &decision{kind: kind, law: r.law, offender: offender, chooser: r.chooser, reading: rd, before: a, provisional: prov, touched: rd.Move.From, adverse: rd.Move.To}
+	if kind == KindMovedAdverse {
+		d.adverse = rd.Move.From
+	}
+	if kind == KindOwnCapture {
+		d.taken = rd.Move.To
+	}
+	if kind == KindSuccessive && len(g.moves) > 0 {
+		d.beforeFirst = g.moves[len(g.moves)-1].before
+	}
+	if pos.IsCastling(rd.Move) {
+		d.castleKing = rd.Move
+	}
+	d.options = g.feasible(d, g.filter(r.options))
+	if g.laws.IllegalMovePenalty {
+		g.countIllegal(t, offender)
+		if g.result != nil {
+			return
+		}
+	}
+	g.raise(t, d)
+}
+
+// castlingStillPossible keeps only the rights whose king and rook still stand
+// at home.
+func castlingStillPossible(p *board.Position) board.Castling {
+	var keep board.Castling
+	for _, c := range [2]board.Color{board.White, board.Black} {
+		home := 0
+		if c == board.Black {
+			home = 7
+		}
+		if p.Men[board.NewSquare(4, home)] != board.NewMan(c, board.King) {
+			continue
+		}
+		if p.Men[board.NewSquare(7, home)] == board.NewMan(c, board.Rook) {
+			keep |= board.Right(c, true)
+		}
+		if p.Men[board.NewSquare(0, home)] == board.NewMan(c, board.Rook) {
+			keep |= board.Right(c, false)
+		}
+	}
+	return keep
+}
+
+// feasible keeps the options that can be carried out in the position before
+// the offending move, each with its squares; it never returns none.
+func (g *Game) feasible(d *decision, ids []string) []Option {
+	a := d.before
+	if d.kind == KindSuccessive && d.beforeFirst != nil {
+		a = d.before
+	}
+	side := d.offender
+	var out []Option
+	for _, id := range ids {
+		var sqs []board.Square
+		ok := true
+		switch id {
+		case OptStand, OptKeepAll:
+			sqs = []board.Square{d.touched, d.reading.Move.To}
+		case OptRecall, OptReplace, OptRestore, OptKeepFirst, OptAnnul:
+			sqs = []board.Square{d.touched}
+		case OptMoveTouched:
+			sqs, ok = g.manSquares(a, side, d.touched)
+		case OptMoveTaken:
+			sqs, ok = g.manSquares(a, side, d.taken)
+		case OptTakeTouched:
+			sqs, ok = g.takeSquares(a, side, d.adverse)
+		case OptKing:
+			k := a.Position.KingSquare(side)
+			moves := g.kingMoves(a, side)
+			ok = len(moves) > 0
+			sqs = append([]board.Square{k}, moves...)
+		case OptRook:
+			sqs, ok = g.rookSquares(a, side, d)
+		case OptCastle:
+			sqs, ok = g.castleSquares(a, side, d)
+		}
+		if ok {
+			out = append(out, Option{ID: id, Squares: squareNames(sqs)})
+		}
+	}
+	if len(out) == 0 {
+		out = []Option{{ID: OptRecall, Squares: squareNames([]board.Square{d.touched})}}
+	}
+	return out
+}
+
+func (g *Game) manSquares(a *board.Analysis, side board.Color, sq board.Square) ([]board.Square, bool) {
+	if side != a.Position.Turn || !sq.Valid() || a.Position.Men[sq] == board.NoMan || a.Position.Men[sq].Color() != side {
+		return nil, false
+	}
+	out := []board.Square{sq}
+	for _, m := range a.MovesFrom(sq) {
+		out = append(out, m.To)
+	}
+	return out, len(out) > 1
+}
+
+func (g *Game) takeSquares(a *board.Analysis, side board.Color, sq board.Square) ([]board.Square, bool) {
+	if side != a.Position.Turn || !sq.Valid() {
+		return nil, false
+	}
+	out := []board.Square{sq}
+	for _, m := range a.Moves {
+		if m.To == sq {
+			out = append(out, m.From)
+		}
+	}
+	return out, len(out) > 1
+}
+
+func (g *Game) rookSquares(a *board.Analysis, side board.Color, d *decision) ([]board.Square, bool) {
+	rook := board.NoSquare
+	if d.castleKing.From.Valid() && (d.castleKing != board.Move{}) {
+		rook, _ = board.CastlingRook(d.castleKing.From, d.castleKing.To)
+	} else if a.Position.Men[d.touched].Kind() == board.Rook {
+		rook = d.touched
+	}
+	if rook == board.NoSquare {
+		return nil, false
+	}
+	return g.manSquares(a, side, rook)
+}
+
+func (g *Game) castleSquares(a *board.Analysis, side board.Color, d *decision) ([]board.Square, bool) {
+	k := a.Position.KingSquare(side)
+	out := []board.Square{k}
+	for _, m := range a.MovesFrom(k) {
+		if a.Position.IsCastling(m) {
+			out = append(out, m.To)
+		}
+	}
+	return out, len(out) > 1
+}
+
+// touchMoveViolation checks the move against the men the mover touched and
+// any obligation a penalty imposed. It returns the irregularity, or nil.
+func (g *Game) touchMoveViolation(rd *gesture.Reading) *decision {
+	a := g.cur
+	pos := &a.Position
+	side := rd.Mover
+	m := rd.Move
+	honoured := func(sq board.Square) bool {
+		if sq == m.From || sq == m.To {
+			return true
+		}
+		if pos.IsEnPassant(m) && sq == board.EnPassantVictim(m) {
+			return true
+		}
+		if pos.IsCastling(m) {
+			rf, _ := board.CastlingRook(m.From, m.To)
+			return sq == rf
+		}
+		return false
+	}
+	newDecision := func(law string, touched, adverse board.Square, ids []string) *decision {
+		next := pos.Apply(m)
+		prov, err := board.Analyse(next)
+		if err != nil {
+			prov = a
+		}
+		r, _ := g.laws.rule(KindTouchMove)
+		if law == "" {
+			law = r.law
+		}
+		d := &decision{kind: KindTouchMove, law: law, offender: side, chooser: r.chooser, reading: rd, before: a, provisional: prov, touched: touched, adverse: adverse}
+		d.options = g.feasible(d, g.filter(ids))
+		return d
+	}
+	// An obligation imposed by an earlier ruling.
+	if ob := g.imposed; ob != nil && ob.side == side {
+		ok := true
+		switch ob.what {
+		case OptKing:
+			ok = pos.Men[m.From].Kind() == board.King && !(ob.noCastle && pos.IsCastling(m))
+		case OptMoveTouched, OptMoveTaken, OptRook:
+			ok = m.From == ob.square
+		case OptTakeTouched:
+			ok = m.To == ob.square || (pos.IsEnPassant(m) && board.EnPassantVictim(m) == ob.square)
+		case OptCastle:
+			ok = pos.IsCastling(m)
+		}
+		if !ok {
+			return newDecision(ob.law, ob.square, ob.square, []string{OptStand, ob.what})
+		}
+		return nil
+	}
+	// The men touched this turn, in order, without repeats; j'adoube exempts.
+	var own, adverse []board.Square
+	var order []board.Square
+	seen := board.Occupancy(0)
+	for _, tm := range rd.Touches {
+		if tm.Announced || seen.Has(tm.Square) || tm.Man == board.NoMan {
+			continue
+		}
+		seen = seen.With(tm.Square)
+		order = append(order, tm.Square)
+		if tm.Man.Color() == side {
+			own = append(own, tm.Square)
+		} else {
+			adverse = append(adverse, tm.Square)
+		}
+	}
+	if len(order) == 0 || g.checkExempt() {
+		return nil
+	}
+	canMove := func(sq board.Square) bool { return len(a.MovesFrom(sq)) > 0 }
+	if g.laws.FirstTouchedBinds {
+		// fide2023:4.4.2: rook touched before the king: no castling that side.
+		if pos.IsCastling(m) {
+			rf, _ := board.CastlingRook(m.From, m.To)
+			for _, sq := range order {
+				if sq == m.From {
+					break
+				}
+				if sq == rf {
+					return newDecision("fide2023:4.4.2", rf, board.NoSquare, []string{OptStand, OptRook})
+				}
+			}
+		}
+		// fide2023:4.3.3: own and adverse touched: take with the own man if
+		// any such capture is legal.
+		if len(own) > 0 && len(adverse) > 0 {
+			for _, lm := range a.Moves {
+				if contains(own, lm.From) && contains(adverse, lm.To) {
+					if contains(own, m.From) && contains(adverse, m.To) {
+						return nil
+					}
+					return newDecision("fide2023:4.3.3", lm.From, lm.To, []string{OptStand, OptTakeTouched})
+				}
+			}
+		}
+		for _, sq := range order {
+			isOwn := contains(own, sq)
+			if isOwn && canMove(sq) || !isOwn && capturable(a, sq) {
+				if honoured(sq) {
+					return nil
+				}
+				if isOwn {
+					return newDecision("fide2023:4.3.1", sq, board.NoSquare, []string{OptStand, OptMoveTouched})
+				}
+				return newDecision("fide2023:4.3.2", sq, sq, []string{OptStand, OptTakeTouched})
+			}
+		}
+		return nil // fide2023:4.5: nothing touched can be moved or taken
+	}
+	// The historical codes: every touched man binds; the adversary elects.
+	for _, sq := range own {
+		if canMove(sq) && !honoured(sq) {
+			return newDecision("", sq, board.NoSquare, []string{OptStand, OptMoveTouched, OptKing})
+		}
+	}
+	for _, sq := range adverse {
+		if capturable(a, sq) && !(m.To == sq || honoured(sq) && sq != m.From) {
+			return newDecision(g.adverseTouchLaw(), board.NoSquare, sq, []string{OptStand, OptTakeTouched, OptKing})
+		}
+	}
+	return nil
+}
+
+func (g *Game) adverseTouchLaw() string {
+	switch g.laws.ID {
+	case "philidor1825":
+		return "philidor1825:VI"
+	case "sarratt1808":
+		return "sarratt1808:9"
+	}
+	r, _ := g.laws.rule(KindTouchMove)
+	return r.law
+}
+
+func contains(sqs []board.Square, sq board.Square) bool {
+	for _, s := range sqs {
+		if s == sq {
+			return true
+		}
+	}
+	return false
+}
+
+// record appends a move to the game and reports it.
+func (g *Game) record(t time.Duration, rd *gesture.Reading, before *board.Analysis, legal bool) {
+	m := rd.Move
+	var next board.Position
+	san := ""
+	if legal {
+		next = before.Position.Apply(m)
+		san = before.SAN(m)
+	} else {
+		next = before.Position
+		next.Men = rd.After
+		san = before.Position.RoughSAN(m)
+	}
+	g.setPosition(next, before)
+	rec := record{side: rd.Mover, move: m, uci: m.UCI(), san: san, fen: g.cur.Position.FEN(), legal: legal, t: t, before: before}
+	g.moves = append(g.moves, rec)
+	g.lastMove, g.hasLast = m, true
+	g.emit(Report{Type: "move", T: t, Side: rd.Mover.String(), UCI: rec.uci, SAN: san, FEN: rec.fen})
+}
+
+func (g *Game) setPosition(p board.Position, before *board.Analysis) {
+	a, err := board.Analyse(p)
+	if err != nil {
+		a = before
+	}
+	g.cur = a
+	g.keys = append(g.keys, a.Position.Key())
+	g.exp = gesture.Expectation{Mode: gesture.Play, Analysis: a}
+	g.touched = g.touched[:0]
+}
+
+// recordStanding records a false move that a ruling or a lapse lets stand.
+func (g *Game) recordStanding(t time.Duration, d *decision) {
+	rd := d.reading
+	m := rd.Move
+	before := d.before
+	var san string
+	if rd.Legal {
+		san = before.SAN(m)
+	} else {
+		san = before.Position.RoughSAN(m)
+	}
+	g.cur = d.provisional
+	g.keys = append(g.keys, g.cur.Position.Key())
+	g.exp = gesture.Expectation{Mode: gesture.Play, Analysis: g.cur}
+	rec := record{side: rd.Mover, move: m, uci: m.UCI(), san: san, fen: g.cur.Position.FEN(), legal: rd.Legal, t: t, before: before}
+	g.moves = append(g.moves, rec)
+	g.lastMove, g.hasLast = m, true
+	g.emit(Report{Type: "move", T: t, Side: rd.Mover.String(), UCI: rec.uci, SAN: san, FEN: rec.fen})
+}
+
+func (g *Game) comment(c string) {
+	if len(g.moves) == 0 {
+		return
+	}
+	last := &g.moves[len(g.moves)-1]
+	last.comments = append(last.comments, c)
+}
+
+// countIllegal applies fide2023:7.5.5.
+func (g *Game) countIllegal(t time.Duration, offender board.Color) {
+	g.illegal[offender]++
+	if g.OnIllegal != nil {
+		g.OnIllegal(t, offender, g.illegal[offender])
+	}
+	if g.illegal[offender] >= 2 {
+		if g.cur.Position.CanMate(offender.Other()) {
+			g.finish(t, winFor(offender.Other()), "second illegal move", "fide2023:7.5.5")
+		} else {
+			g.finish(t, "1/2-1/2", "second illegal move, but the opponent cannot mate", "fide2023:7.5.5")
+		}
+	}
+}
+
+func winFor(c board.Color) string {
+	if c == board.White {
+		return "1-0"
+	}
+	return "0-1"
+}
+
+// Choose applies an option chosen by side ("white", "black" or "arbiter").
+func (g *Game) Choose(t time.Duration, option, side string) error {
+	d := g.pending
+	if d == nil {
+		return fmt.Errorf("no choice is pending")
+	}
+	found := false
+	for _, o := range d.options {
+		if o.ID == option {
+			found = true
+		}
+	}
+	if !found {
+		ids := make([]string, len(d.options))
+		for i, o := range d.options {
+			ids[i] = o.ID
+		}
+		return fmt.Errorf("option %q is not offered (offered: %v)", option, ids)
+	}
+	if side != "arbiter" && side != g.chooserName(d) {
+		return fmt.Errorf("%s may not choose: the chooser is %s", side, g.chooserName(d))
+	}
+	g.apply(t, option, side)
+	return nil
+}
+
+// apply carries out a chosen option.
+func (g *Game) apply(t time.Duration, option, by string) {
+	d := g.pending
+	g.pending = nil
+	g.emit(Report{Type: "ruling", T: t, Option: option, By: by, Law: d.law})
+	if d.pre {
+		if option == OptStand {
+			g.imposed = nil
+		}
+		return
+	}
+	side := d.offender
+	switch option {
+	case OptStand, OptKeepAll:
+		g.stand(t, d, by)
+		return
+	case OptPromoteQ, OptPromoteR, OptPromoteB, OptPromoteN:
+		rd := *d.reading
+		rd.Move.Promo, _ = board.ParsePromotion(option[len(option)-1:])
+		g.record(t, &rd, d.before, true)
+		g.comment(fmt.Sprintf("%s, %s: promotion named %s", d.kind, d.law, rd.Move.Promo))
+		g.afterMove(t)
+		return
+	case OptAnnul:
+		g.annulled++
+		g.comment(fmt.Sprintf("%s, %s: game annulled", d.kind, d.law))
+		g.restoreTo(t, g.startAt, nil)
+		g.moves = nil
+		g.keys = []board.RepetitionKey{g.startAt.Position.Key()}
+		return
+	}
+	target := d.before
+	if option == OptRecall && d.kind == KindSuccessive && d.beforeFirst != nil {
+		target = d.beforeFirst
+		g.moves = g.moves[:len(g.moves)-1]
+		if len(g.keys) > 1 {
+			g.keys = g.keys[:len(g.keys)-1]
+		}
+	}
+	var ob *obligation
+	switch option {
+	case OptMoveTouched:
+		ob = &obligation{side: side, what: OptMoveTouched, square: d.touched, law: d.law}
+	case OptMoveTaken:
+		ob = &obligation{side: side, what: OptMoveTouched, square: d.taken, law: d.law}
+	case OptTakeTouched:
+		ob = &obligation{side: side, what: OptTakeTouched, square: d.adverse, law: d.law}
+	case OptKing:
+		ob = &obligation{side: side, what: OptKing, noCastle: g.laws.KingPenaltyNoCastling, law: d.law, square: target.Position.KingSquare(side)}
+	case OptRook:
+		sqs, _ := g.rookSquares(target, side, d)
+		if len(sqs) > 0 {
+			ob = &obligation{side: side, what: OptMoveTouched, square: sqs[0], law: d.law}
+		}
+	case OptCastle:
+		ob = &obligation{side: side, what: OptCastle, law: d.law, square: target.Position.KingSquare(side)}
+	case OptRestore:
+		// fide2023:7.5.1: the replacement move is bound by 4.3 and 4.7: the
+		// man moved must be moved (the king, after a false castling: 4.4.3).
+		sq := d.touched
+		if d.kind == KindFalseCastling {
+			sq = target.Position.KingSquare(side)
+		}
+		if d.kind != KindSuccessive && d.kind != KindMovedAdverse && target.Position.Turn == side && len(target.MovesFrom(sq)) > 0 {
+			ob = &obligation{side: side, what: OptMoveTouched, square: sq, law: "fide2023:4.3.1"}
+		}
+	}
+	g.restoreTo(t, target, ob)
+}
+
+// stand lets the offending move remain.
+func (g *Game) stand(t time.Duration, d *decision, by string) {
+	g.recordStanding(t, d)
+	g.comment(fmt.Sprintf("%s, %s: %s by %s", d.kind, d.law, OptStand, by))
+	g.imposed = nil
+	g.afterMove(t)
+}
+
+// restoreTo takes the board back to an earlier position; once it matches,
+// play resumes with the obligation in force.
+func (g *Game) restoreTo(t time.Duration, target *board.Analysis, ob *obligation) {
+	g.cur = target
+	g.restored = &restoreState{then: target, imposed: ob}
+	g.imposed = nil
+	g.exp = gesture.Expectation{Mode: gesture.Restore, Analysis: target}
+}
+
+func (g *Game) onSynced(t time.Duration) {
+	g.emit(Report{Type: "synced", T: t})
+	switch {
+	case g.restored != nil:
+		rs := g.restored
+		g.restored = nil
+		g.imposed = rs.imposed
+		g.cur = rs.then
+		g.exp = gesture.Expectation{Mode: gesture.Play, Analysis: rs.then}
+	case g.exp.Mode == gesture.AwaitNewGame:
+		g.begin(g.startAt)
+	default:
+		g.exp = gesture.Expectation{Mode: gesture.Play, Analysis: g.cur}
+	}
+}
+
+func (g *Game) onPromote(gs gesture.Gesture) {
+	if d := g.pending; d != nil && d.kind == KindBadPromotion && gs.Side == d.offender {
+		g.apply(gs.T, "promote-"+string(gs.Piece.Letter()), gs.Side.String())
+	}
+}

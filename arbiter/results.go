@@ -1,0 +1,142 @@
+package arbiter
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/boardd/boardd/board"
+	"github.com/boardd/boardd/gesture"
+)
+
+// afterMove ends the game where the position calls for it.
+func (g *Game) afterMove(t time.Duration) {
+	a := g.cur
+	pos := &a.Position
+	mover := pos.Turn.Other()
+	switch {
+	case a.Checkmate():
+		law := g.laws.MateLaw
+		reason := "checkmate"
+		if law == "" {
+			reason = "checkmate (the code has no law for it: mate is the end of the game)"
+		}
+		g.finish(t, winFor(mover), reason, law)
+		return
+	case a.Stalemate():
+		if g.laws.StalemateWins {
+			g.finish(t, winFor(pos.Turn), "stalemate: the stalemated player wins", g.laws.StalemateLaw)
+			return
+		}
+		reason := "stalemate"
+		if g.laws.StalemateLaw == "" {
+			reason = "stalemate (the code has no law for it: no legal move is left, so the game is drawn)"
+		}
+		g.finish(t, "1/2-1/2", reason, g.laws.StalemateLaw)
+		return
+	}
+	if g.laws.InsufficientDraw && pos.Dead() {
+		reason := "insufficient force to mate"
+		if g.laws.ID == "fide2023" {
+			reason = "dead position: neither side can mate"
+		}
+		g.finish(t, "1/2-1/2", reason, g.laws.InsufficientLaw)
+		return
+	}
+	reps := g.repetitions()
+	switch g.laws.Repetition {
+	case ThreefoldAutomatic:
+		if reps >= 3 {
+			g.finish(t, "1/2-1/2", "threefold repetition", g.laws.RepetitionLaw)
+			return
+		}
+	case ThreefoldClaim:
+		if reps >= 5 {
+			g.finish(t, "1/2-1/2", "fivefold repetition", "fide2023:9.6.1")
+			return
+		}
+		if pos.HalfMoves >= 150 {
+			g.finish(t, "1/2-1/2", "seventy-five moves without capture or pawn move", "fide2023:9.6.2")
+			return
+		}
+	}
+	if c := g.count; c != nil && g.laws.Count != nil && !g.laws.Count.ResetByPawn {
+		if len(g.moves)-c.startPly >= g.laws.Count.Plies {
+			g.finish(t, "1/2-1/2", fmt.Sprintf("%d moves counted without mate", g.laws.Count.Plies/2), c.law)
+		}
+	}
+}
+
+// repetitions counts how often the current position has stood on the board.
+func (g *Game) repetitions() int {
+	if len(g.keys) == 0 {
+		return 0
+	}
+	cur := g.keys[len(g.keys)-1]
+	n := 0
+	for _, k := range g.keys {
+		if k == cur {
+			n++
+		}
+	}
+	return n
+}
+
+// finish ends the game.
+func (g *Game) finish(t time.Duration, result, reason, law string) {
+	r := Report{Type: "result", T: t, Result: result, Reason: reason, Law: law}
+	g.result = &r
+	g.pending = nil
+	g.imposed = nil
+	g.emit(r)
+	g.exp = gesture.Expectation{Mode: gesture.AwaitNewGame, Analysis: g.startAt}
+}
+
+// onPress handles the buttons the arbiter cares about: claims.
+func (g *Game) onPress(gs gesture.Gesture) {
+	if g.result != nil {
+		return
+	}
+	switch gs.Button {
+	case "claim":
+		g.claim(gs.T, gs.Side)
+	}
+}
+
+// claim handles a draw claim or a count called by side.
+func (g *Game) claim(t time.Duration, side board.Color) {
+	pos := &g.cur.Position
+	reps := g.repetitions()
+	switch g.laws.Repetition {
+	case ThreefoldClaim:
+		if reps >= 3 {
+			g.finish(t, "1/2-1/2", "threefold repetition claimed", g.laws.RepetitionLaw)
+			return
+		}
+	case ContinualRepetition:
+		if reps >= 3 {
+			g.finish(t, "1/2-1/2", "continual repetition of the same moves", g.laws.RepetitionLaw)
+			return
+		}
+	}
+	cr := g.laws.Count
+	if cr == nil {
+		return
+	}
+	if cr.ResetByPawn && !cr.OnNotice {
+		if pos.HalfMoves >= cr.Plies {
+			g.finish(t, "1/2-1/2", "fifty moves without capture or pawn move, claimed", cr.Law)
+		}
+		return
+	}
+	if g.count == nil {
+		g.count = &countState{law: cr.Law, startPly: len(g.moves), by: side}
+		g.emit(Report{Type: "ruling", T: t, Option: "count", By: side.String(), Law: cr.Law, Reason: fmt.Sprintf("%d moves each to mate, counted from now", cr.Plies/2)})
+		return
+	}
+	if cr.ResetByPawn {
+		since := len(g.moves) - g.count.startPly
+		if since >= cr.Plies && pos.HalfMoves >= cr.Plies {
+			g.finish(t, "1/2-1/2", fmt.Sprintf("%d moves without capture, pawn move or mate since the call", cr.Plies/2), cr.Law)
+		}
+	}
+}

@@ -1,0 +1,125 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+
+	"github.com/boardd/boardd/arbiter"
+	"github.com/boardd/boardd/pipeline"
+	"github.com/boardd/boardd/trace"
+)
+
+func runReplay(ctx context.Context, env *environment, args []string) int {
+	fs := flag.NewFlagSet("replay", flag.ContinueOnError)
+	fs.SetOutput(env.stderr)
+	laws := fs.String("laws", "fide2023", "law-set id: "+lawIDs())
+	tracePath := fs.String("trace", "-", "trace file to replay, or - for standard input")
+	tournament := fs.Bool("tournament", false, "tournament mode: the arbiter exacts every penalty, nobody may waive one")
+	logLevel := fs.String("log-level", "warn", "log level on stderr: debug, info, warn or error")
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	if _, err := arbiter.Lookup(*laws); err != nil {
+		fmt.Fprintf(env.stderr, "boardd: %v\n", err)
+		return 2
+	}
+	logger, err := newLogger(env.stderr, *logLevel)
+	if err != nil {
+		fmt.Fprintf(env.stderr, "boardd: %v\n", err)
+		return 2
+	}
+	var in io.Reader = env.stdin
+	if *tracePath != "-" {
+		f, err := os.Open(*tracePath)
+		if err != nil {
+			fmt.Fprintf(env.stderr, "boardd: %v\n", err)
+			return 2
+		}
+		defer f.Close()
+		in = f
+	}
+	out := bufio.NewWriterSize(env.stdout, 64*1024)
+	defer out.Flush()
+	err = replay(ctx, in, out, pipeline.Options{Laws: *laws, Tournament: *tournament, Logger: logger})
+	var te *trace.Error
+	switch {
+	case errors.As(err, &te):
+		out.Flush()
+		fmt.Fprintf(env.stderr, "boardd: %v\n", te)
+		return 2
+	case err != nil:
+		out.Flush()
+		fmt.Fprintf(env.stderr, "boardd: replay: %v\n", err)
+		return 2
+	}
+	return 0
+}
+
+// replay runs every line of a trace through a pipeline and writes each report
+// as a JSON line.
+func replay(ctx context.Context, in io.Reader, out io.Writer, opts pipeline.Options) error {
+	tr := trace.NewReader(in)
+	var buf []byte
+	var werr error
+	observe := func(r arbiter.Report) {
+		buf = r.AppendJSON(buf[:0])
+		buf = append(buf, '\n')
+		if _, err := out.Write(buf); err != nil && werr == nil {
+			werr = err
+		}
+	}
+	var p *pipeline.Pipeline
+	var last trace.Line
+	for {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		l, err := tr.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return err
+		}
+		if p == nil {
+			if l.Kind == trace.Setup {
+				opts.Setup = l.FEN
+			}
+			if p, err = pipeline.New(opts, nil, observe); err != nil {
+				return &trace.Error{Line: tr.LineNumber(), Fault: err.Error()}
+			}
+			if l.Kind == trace.Setup {
+				continue
+			}
+		}
+		if err := p.Input(l); err != nil {
+			return &trace.Error{Line: tr.LineNumber(), Fault: err.Error()}
+		}
+		last = l
+		if werr != nil {
+			return werr
+		}
+	}
+	if p == nil {
+		var err error
+		if p, err = pipeline.New(opts, nil, observe); err != nil {
+			return err
+		}
+	}
+	p.Finish(last.T)
+	return werr
+}
+
+func newLogger(w io.Writer, level string) (*slog.Logger, error) {
+	var l slog.Level
+	if err := l.UnmarshalText([]byte(level)); err != nil {
+		return nil, fmt.Errorf("log level %q: want debug, info, warn or error", level)
+	}
+	return slog.New(slog.NewTextHandler(w, &slog.HandlerOptions{Level: l})), nil
+}

@@ -1,0 +1,320 @@
+// Package trace reads and writes trace format v1: the JSON Lines record of
+// what a board sensed and what people pressed and chose, one input a line.
+//
+// The same format is replayed by `boardd replay`, journalled by the daemon
+// and played by the test rig; docs/trace-format.md is its specification. This
+// package only parses and formats lines; it knows nothing of debouncing,
+// gestures or law-sets.
+package trace
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/boardd/boardd/board"
+)
+
+// Kind is the kind of a trace line.
+type Kind uint8
+
+// The kinds of trace line.
+const (
+	Lift    Kind = iota + 1 // a debounced lift of the man on Square
+	Place                   // a debounced placement on Square
+	Frame                   // a raw scan: Occupancy holds until the next frame
+	Press                   // a button: Button by Side
+	Choose                  // Side (or the arbiter) picks Option
+	Promote                 // Side names the promotion piece Piece
+	Setup                   // the game starts from FEN (first line only)
+	Arbiter                 // an arbiter action from the console or hall: Action
+)
+
+var kindNames = [...]string{Lift: "lift", Place: "place", Frame: "frame", Press: "press", Choose: "choose", Promote: "promote", Setup: "setup", Arbiter: "arbiter"}
+
+// String returns the kind's key in the JSON line.
+func (k Kind) String() string {
+	if int(k) < len(kindNames) && kindNames[k] != "" {
+		return kindNames[k]
+	}
+	return "unknown"
+}
+
+// Buttons a board or the console can press.
+const (
+	ButtonJadoube = "jadoube"
+	ButtonCheck   = "check"
+	ButtonClaim   = "claim"
+	ButtonClock   = "clock"
+)
+
+// Sides that may appear in press, choose and promote lines.
+const (
+	SideWhite   = "white"
+	SideBlack   = "black"
+	SideArbiter = "arbiter"
+)
+
+// Line is one input of a trace.
+type Line struct {
+	T         time.Duration   // time since the start of the trace
+	Kind      Kind            // what the line is
+	Square    board.Square    // Lift, Place
+	Occupancy board.Occupancy // Frame
+	Button    string          // Press: jadoube, check, claim or clock
+	Side      string          // Press, Choose, Promote: white, black (Choose: or arbiter)
+	Option    string          // Choose: the option id
+	Piece     board.Kind      // Promote
+	FEN       string          // Setup
+	Action    string          // Arbiter: the action (new-game, annul, laws, ...)
+	Value     string          // Arbiter: the action's argument, if any
+	Seq       uint64          // the journal's sequence number, 0 when absent
+}
+
+// wire is the JSON shape of a line; pointers tell absent keys from empty ones.
+type wire struct {
+	T       *float64 `json:"t"`
+	Seq     uint64   `json:"seq,omitempty"`
+	Lift    *string  `json:"lift,omitempty"`
+	Place   *string  `json:"place,omitempty"`
+	Frame   *string  `json:"frame,omitempty"`
+	Press   *string  `json:"press,omitempty"`
+	Choose  *string  `json:"choose,omitempty"`
+	Promote *string  `json:"promote,omitempty"`
+	Setup   *string  `json:"setup,omitempty"`
+	Arbiter *string  `json:"arbiter,omitempty"`
+	Side    *string  `json:"side,omitempty"`
+	Value   *string  `json:"value,omitempty"`
+}
+
+// Error is a fault in a trace, naming the line it is on.
+type Error struct {
+	Line  int    // 1-based line number
+	Fault string // what is wrong
+}
+
+func (e *Error) Error() string { return fmt.Sprintf("trace line %d: %s", e.Line, e.Fault) }
+
+// Reader reads trace lines one at a time, checking each as it goes.
+type Reader struct {
+	scanner *bufio.Scanner
+	lineNo  int
+	inputs  int
+	last    time.Duration
+}
+
+// NewReader returns a Reader of r. Lines may be up to 1 MiB long.
+func NewReader(r io.Reader) *Reader {
+	s := bufio.NewScanner(r)
+	s.Buffer(make([]byte, 0, 64*1024), 1<<20)
+	return &Reader{scanner: s}
+}
+
+// LineNumber returns the number of the line last read.
+func (r *Reader) LineNumber() int { return r.lineNo }
+
+// Next returns the next input line, io.EOF at the end, or an *Error naming the
+// line at fault. Blank lines and lines starting with '#' are skipped.
+func (r *Reader) Next() (Line, error) {
+	for r.scanner.Scan() {
+		r.lineNo++
+		text := bytes.TrimSpace(r.scanner.Bytes())
+		if len(text) == 0 || text[0] == '#' {
+			continue
+		}
+		l, err := Parse(text)
+		if err != nil {
+			return Line{}, &Error{Line: r.lineNo, Fault: err.Error()}
+		}
+		if l.Kind == Setup && r.inputs > 0 {
+			return Line{}, &Error{Line: r.lineNo, Fault: "setup must be the first line"}
+		}
+		if l.T < r.last {
+			return Line{}, &Error{Line: r.lineNo, Fault: fmt.Sprintf("t %s goes back in time (the line before had %s)", ms(l.T), ms(r.last))}
+		}
+		r.last = l.T
+		r.inputs++
+		return l, nil
+	}
+	if err := r.scanner.Err(); err != nil {
+		return Line{}, &Error{Line: r.lineNo + 1, Fault: err.Error()}
+	}
+	return Line{}, io.EOF
+}
+
+// ReadAll reads every line of r.
+func ReadAll(r io.Reader) ([]Line, error) {
+	tr := NewReader(r)
+	var out []Line
+	for {
+		l, err := tr.Next()
+		if err == io.EOF {
+			return out, nil
+		}
+		if err != nil {
+			return out, err
+		}
+		out = append(out, l)
+	}
+}
+
+func ms(t time.Duration) string {
+	return strconv.FormatFloat(float64(t)/float64(time.Millisecond), 'f', -1, 64)
+}
+
+// Parse reads one JSON line (without checking its place in a trace).
+func Parse(text []byte) (Line, error) {
+	var w wire
+	dec := json.NewDecoder(bytes.NewReader(text))
+	if err := dec.Decode(&w); err != nil {
+		return Line{}, fmt.Errorf("not a JSON object: %s", strings.TrimPrefix(err.Error(), "json: "))
+	}
+	if dec.More() {
+		return Line{}, fmt.Errorf("more than one JSON value on the line")
+	}
+	if w.T == nil {
+		return Line{}, fmt.Errorf(`missing "t" (milliseconds from the start)`)
+	}
+	if *w.T < 0 || math.IsNaN(*w.T) || *w.T > 1e15 {
+		return Line{}, fmt.Errorf(`"t" %v is not a time in milliseconds from the start`, *w.T)
+	}
+	l := Line{T: time.Duration(math.Round(*w.T * float64(time.Millisecond))), Seq: w.Seq}
+	kinds := 0
+	set := func(k Kind, v *string) {
+		if v != nil {
+			kinds++
+			l.Kind = k
+		}
+	}
+	set(Lift, w.Lift)
+	set(Place, w.Place)
+	set(Frame, w.Frame)
+	set(Press, w.Press)
+	set(Choose, w.Choose)
+	set(Promote, w.Promote)
+	set(Setup, w.Setup)
+	set(Arbiter, w.Arbiter)
+	switch kinds {
+	case 0:
+		return Line{}, fmt.Errorf("no input on the line: want one of lift, place, frame, press, choose, promote, setup, arbiter")
+	case 1:
+	default:
+		return Line{}, fmt.Errorf("more than one input on the line")
+	}
+	side := ""
+	if w.Side != nil {
+		side = *w.Side
+	}
+	var err error
+	switch l.Kind {
+	case Lift, Place:
+		src := w.Lift
+		if l.Kind == Place {
+			src = w.Place
+		}
+		v := *src
+		if l.Square, err = board.ParseSquare(v); err != nil {
+			return Line{}, fmt.Errorf("%s: square %q: want a1 to h8", l.Kind, v)
+		}
+	case Frame:
+		v := *w.Frame
+		if len(v) != 16 {
+			return Line{}, fmt.Errorf("frame %q: want 16 hex digits", v)
+		}
+		u, perr := strconv.ParseUint(v, 16, 64)
+		if perr != nil {
+			return Line{}, fmt.Errorf("frame %q: want 16 hex digits", v)
+		}
+		l.Occupancy = board.Occupancy(u)
+	case Press:
+		l.Button = *w.Press
+		switch l.Button {
+		case ButtonJadoube, ButtonCheck, ButtonClaim, ButtonClock:
+		default:
+			return Line{}, fmt.Errorf("press %q: want jadoube, check, claim or clock", l.Button)
+		}
+		if side != SideWhite && side != SideBlack {
+			return Line{}, fmt.Errorf("press %s: side %q: want white or black", l.Button, side)
+		}
+		l.Side = side
+	case Choose:
+		l.Option = *w.Choose
+		if l.Option == "" {
+			return Line{}, fmt.Errorf("choose: empty option id")
+		}
+		if side != SideWhite && side != SideBlack && side != SideArbiter {
+			return Line{}, fmt.Errorf("choose %s: side %q: want white, black or arbiter", l.Option, side)
+		}
+		l.Side = side
+	case Promote:
+		if l.Piece, err = board.ParsePromotion(*w.Promote); err != nil {
+			return Line{}, fmt.Errorf("promote %q: want q, r, b or n", *w.Promote)
+		}
+		if side != SideWhite && side != SideBlack {
+			return Line{}, fmt.Errorf("promote: side %q: want white or black", side)
+		}
+		l.Side = side
+	case Setup:
+		if _, err := board.ParseFEN(*w.Setup); err != nil {
+			return Line{}, fmt.Errorf("setup: %v", strings.TrimPrefix(err.Error(), "board: "))
+		}
+		l.FEN = *w.Setup
+	case Arbiter:
+		l.Action = *w.Arbiter
+		if l.Action == "" {
+			return Line{}, fmt.Errorf("arbiter: empty action")
+		}
+		l.Side = SideArbiter
+		if w.Value != nil {
+			l.Value = *w.Value
+		}
+	}
+	return l, nil
+}
+
+// Append writes l as one compact JSON line (with its newline) onto dst.
+func Append(dst []byte, l Line) []byte {
+	dst = append(dst, `{"t":`...)
+	dst = strconv.AppendFloat(dst, float64(l.T)/float64(time.Millisecond), 'f', -1, 64)
+	if l.Seq != 0 {
+		dst = append(dst, `,"seq":`...)
+		dst = strconv.AppendUint(dst, l.Seq, 10)
+	}
+	str := func(key, v string) {
+		dst = append(dst, ',', '"')
+		dst = append(dst, key...)
+		dst = append(dst, '"', ':')
+		dst = strconv.AppendQuote(dst, v)
+	}
+	switch l.Kind {
+	case Lift:
+		str("lift", l.Square.String())
+	case Place:
+		str("place", l.Square.String())
+	case Frame:
+		str("frame", l.Occupancy.Hex())
+	case Press:
+		str("press", l.Button)
+		str("side", l.Side)
+	case Choose:
+		str("choose", l.Option)
+		str("side", l.Side)
+	case Promote:
+		str("promote", string(l.Piece.Letter()))
+		str("side", l.Side)
+	case Setup:
+		str("setup", l.FEN)
+	case Arbiter:
+		str("arbiter", l.Action)
+		if l.Value != "" {
+			str("value", l.Value)
+		}
+	}
+	return append(dst, '}', '\n')
+}
