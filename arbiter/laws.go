@@ -11,9 +11,9 @@ type Role uint8
 
 // Who chooses.
 const (
-	Offended Role = iota // the player wronged
-	Offender             // the player who erred ("at his own choice")
-	ByArbiter            // nobody may choose: the law, or the arbiter, decides
+	Offended  Role = iota // the player wronged
+	Offender              // the player who erred ("at his own choice")
+	ByArbiter             // nobody may choose: the law, or the arbiter, decides
 )
 
 // Option ids, the vocabulary of rulings (docs/laws.md explains each).
