@@ -35,6 +35,14 @@ func commands() []command {
 		{"run", "run the board daemon (a simulated board when no hardware is configured)", runDaemon},
 		{"replay", "replay a trace through the full pipeline and print what boardd decides", runReplay},
 		{"laws", "list the law-sets, or print every law of one with how boardd applies it", runLaws},
+		{"config", "check a configuration file, or print a commented example", runConfig},
+		{"ports", "list serial ports that may be a board", runPorts},
+		{"rig", "play test scenarios into a board over a serial port and check its LEDs", runRig},
+		{"calibrate", "learn the board's sensors, wiring and orientation, square by square", runCalibrate},
+		{"selftest", "find stuck, noisy and crossed sensors and dead LEDs", runSelftest},
+		{"pgn", "print the current or a finished game as PGN", runPGN},
+		{"fen", "print the current position as FEN", runFEN},
+		{"hall", "serve the club hall: every board at once, rulings, live broadcast", runHall},
 	}
 }
 
