@@ -20,7 +20,7 @@ type Runner struct {
 	clock   timing.Clock
 	calls   chan func()
 	mu      sync.Mutex
-	inputs  []func(trace.Line)   // input hooks (the journal), on the loop goroutine
+	inputs  []func(trace.Line)     // input hooks (the journal), on the loop goroutine
 	reports []func(arbiter.Report) // report subscribers, on the loop goroutine
 }
 
