@@ -43,12 +43,22 @@ func (g *Game) legalMove(t time.Duration, rd *gesture.Reading) {
 		switch g.laws.UnnamedPromotion {
 		case "incomplete":
 			r, _ := g.laws.rule(KindBadPromotion)
-			d := &decision{kind: KindBadPromotion, law: r.law, offender: rd.Mover, chooser: r.chooser, reading: rd, before: a, provisional: a, touched: m.From}
+			// Until it is named the man on the last rank is taken for a
+			// queen, so the board is expected to stand as it does.
+			asQueen := m
+			asQueen.Promo = board.Queen
+			prov, err := board.Analyse(a.Position.Apply(asQueen))
+			if err != nil {
+				prov = a
+			}
+			rd.Move = asQueen
+			d := &decision{kind: KindBadPromotion, law: r.law, offender: rd.Mover, chooser: r.chooser, reading: rd, before: a, provisional: prov, touched: m.From}
 			for _, id := range r.options {
 				d.options = append(d.options, Option{ID: id, Squares: []string{m.To.String()}})
 			}
 			g.pending = d
 			g.emit(Report{Type: "irregularity", T: t, Kind: d.kind, Law: d.law, Offender: d.offender.String(), Chooser: g.chooserName(d), Options: d.options, Reason: "the promotion piece was not named"})
+			g.exp = gesture.Expectation{Mode: gesture.Play, Analysis: prov}
 			return
 		case "queen-illegal":
 			m.Promo = board.Queen
@@ -296,7 +306,7 @@ func (g *Game) touchMoveViolation(rd *gesture.Reading) *decision {
 	var order []board.Square
 	seen := board.Occupancy(0)
 	for _, tm := range rd.Touches {
-		if tm.Announced || seen.Has(tm.Square) || tm.Man == board.NoMan {
+		if tm.Announced || !tm.Square.Valid() || seen.Has(tm.Square) || tm.Man == board.NoMan {
 			continue
 		}
 		seen = seen.With(tm.Square)

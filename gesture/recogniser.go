@@ -120,6 +120,7 @@ func (r *Recogniser) resetEpisode() {
 	r.start = r.occ
 	r.cur = reading{cls: classUnchanged}
 	r.segmented = nil
+	r.hyps = r.hyps[:0]
 }
 
 // Event takes one debounced event. Events inconsistent with the board as the
@@ -157,11 +158,15 @@ func (r *Recogniser) playEvent(e sensor.Event) {
 	if e.Kind == sensor.Lift && r.cur.cls.completable() && r.segmented == nil {
 		lifted := r.manAt(e.Square)
 		if lifted != board.NoMan && lifted.Color() != r.cur.mover && !r.captureInPassing(e.Square) {
+			// Complete the move as the board stood before this lift.
+			r.occ = r.occ.With(e.Square)
 			r.complete(e.T, ByAdversary, r.cur.mover)
+			r.occ = r.occ.Without(e.Square)
 			if r.syncing {
 				r.checkSync(e.T)
 				return
 			}
+			r.start = r.occ.With(e.Square)
 			pos = &r.exp.Analysis.Position
 		}
 	}
@@ -169,10 +174,18 @@ func (r *Recogniser) playEvent(e sensor.Event) {
 		r.reportMismatch(e.T)
 		return
 	}
+	var man board.Man
+	relift := false
+	if e.Kind == sensor.Lift {
+		man = r.manAt(e.Square)
+		relift = r.placedThisEpisode(e.Square)
+	}
 	r.events = append(r.events, e)
 	r.lastEvent = e.T
-	if e.Kind == sensor.Lift {
-		man := r.manAt(e.Square)
+	if e.Kind == sensor.Lift && relift {
+		// The same man picked up again on its way: no new touch.
+		r.marks = append(r.marks, TouchMark{T: e.T, Square: board.NoSquare, Man: man})
+	} else if e.Kind == sensor.Lift {
 		announced := r.jadoubeArmed && e.T <= r.jadoubeUntil
 		side := pos.Turn
 		if announced {
@@ -233,8 +246,26 @@ func (r *Recogniser) captureInPassing(sq board.Square) bool {
 	if r.cur.cls != classLegal && r.cur.cls != classOpen {
 		return false
 	}
+	pos := &r.exp.Analysis.Position
+	if r.cur.open == openEnPassant && sq == board.EnPassantVictim(r.cur.move) {
+		return true // the pawn taken en passant, lifted after the capturing pawn landed
+	}
 	for _, m := range r.exp.Analysis.Moves {
-		if m.From == r.cur.move.From && m.To == sq {
+		if m.From != r.cur.move.From {
+			continue
+		}
+		if m.To == sq || pos.IsEnPassant(m) && board.EnPassantVictim(m) == sq {
+			return true
+		}
+	}
+	return false
+}
+
+// placedThisEpisode reports whether sq received a man during the episode: a
+// lift there picks up a man already counted (a slide, a change of mind).
+func (r *Recogniser) placedThisEpisode(sq board.Square) bool {
+	for _, e := range r.events {
+		if e.Kind == sensor.Place && e.Square == sq {
 			return true
 		}
 	}
@@ -323,7 +354,7 @@ func (r *Recogniser) rest(t time.Duration) {
 	pos := &r.exp.Analysis.Position
 	seen := board.Occupancy(0)
 	for _, m := range r.marks {
-		if seen.Has(m.Square) {
+		if !m.Square.Valid() || seen.Has(m.Square) {
 			continue
 		}
 		seen = seen.With(m.Square)
