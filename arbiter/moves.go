@@ -127,13 +127,10 @@ func (g *Game) falseMove(t time.Duration, rd *gesture.Reading) {
 		d.castleKing = rd.Move
 	}
 	d.options = g.feasible(d, g.filter(r.options))
+	g.raise(t, d)
 	if g.laws.IllegalMovePenalty {
 		g.countIllegal(t, offender)
-		if g.result != nil {
-			return
-		}
 	}
-	g.raise(t, d)
 }
 
 // castlingStillPossible keeps only the rights whose king and rook still stand
