@@ -1,0 +1,214 @@
+package pipeline
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/boardd/boardd/arbiter"
+	"github.com/boardd/boardd/board"
+	"github.com/boardd/boardd/led"
+	"github.com/boardd/boardd/trace"
+)
+
+// run replays trace text and returns the reports.
+func run(t testing.TB, laws, text string) []arbiter.Report {
+	t.Helper()
+	var out []arbiter.Report
+	lines, err := trace.ReadAll(strings.NewReader(text))
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts := Options{Laws: laws}
+	if len(lines) > 0 && lines[0].Kind == trace.Setup {
+		opts.Setup = lines[0].FEN
+		lines = lines[1:]
+	}
+	p, err := New(opts, nil, func(r arbiter.Report) { out = append(out, r) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	var last time.Duration
+	for _, l := range lines {
+		if err := p.Input(l); err != nil {
+			t.Fatal(err)
+		}
+		last = l.T
+	}
+	p.Finish(last)
+	return out
+}
+
+func moves(rs []arbiter.Report) []string {
+	var out []string
+	for _, r := range rs {
+		if r.Type == "move" {
+			out = append(out, r.UCI)
+		}
+	}
+	return out
+}
+
+func count(rs []arbiter.Report, typ string) int {
+	n := 0
+	for _, r := range rs {
+		if r.Type == typ {
+			n++
+		}
+	}
+	return n
+}
+
+// frames turns a list of (ms, occupancy) changes into frame lines with
+// contact bounce: each changed square flips back and forth for a few
+// milliseconds before it settles.
+func bouncing(start board.Occupancy, steps []struct {
+	at  int
+	sq  string
+	add bool
+}) string {
+	var b strings.Builder
+	occ := start
+	b.WriteString(string(trace.Append(nil, trace.Line{Kind: trace.Frame, Occupancy: occ})))
+	for _, s := range steps {
+		sq, _ := board.ParseSquare(s.sq)
+		final := occ.Without(sq)
+		if s.add {
+			final = occ.With(sq)
+		}
+		for i, d := range []int{0, 2, 3, 5, 6} {
+			o := final
+			if i%2 == 1 {
+				o = occ
+			}
+			b.WriteString(string(trace.Append(nil, trace.Line{T: time.Duration(s.at+d) * time.Millisecond, Kind: trace.Frame, Occupancy: o})))
+		}
+		occ = final
+	}
+	return b.String()
+}
+
+func TestBouncingFramesGiveTheSameMoves(t *testing.T) {
+	events := `{"t":0,"lift":"e2"}
+{"t":400,"place":"e4"}
+{"t":1200,"lift":"e7"}
+{"t":1500,"place":"e5"}
+{"t":2500,"lift":"g1"}
+{"t":2800,"place":"f3"}
+`
+	start := board.Start()
+	frames := bouncing(start.Occupancy(), []struct {
+		at  int
+		sq  string
+		add bool
+	}{{0, "e2", false}, {400, "e4", true}, {1200, "e7", false}, {1500, "e5", true}, {2500, "g1", false}, {2800, "f3", true}})
+	want := []string{"e2e4", "e7e5", "g1f3"}
+	for name, text := range map[string]string{"events": events, "frames": frames} {
+		got := run(t, "fide2023", text)
+		if strings.Join(moves(got), " ") != strings.Join(want, " ") {
+			t.Errorf("%s: moves %v, want %v", name, moves(got), want)
+		}
+		if n := count(got, "irregularity") + count(got, "mismatch"); n != 0 {
+			t.Errorf("%s: %d irregularities or mismatches on clean play", name, n)
+		}
+	}
+}
+
+func TestNoiseShorterThanDebounceIsIgnored(t *testing.T) {
+	start := board.Start()
+	occ := start.Occupancy()
+	var b strings.Builder
+	for i := 0; i < 50; i++ {
+		o := occ
+		if i%2 == 0 {
+			o = occ.Without(12) // e2 flickers for 5 ms at a time
+		}
+		b.Write(trace.Append(nil, trace.Line{T: time.Duration(i*5) * time.Millisecond, Kind: trace.Frame, Occupancy: o}))
+	}
+	b.Write(trace.Append(nil, trace.Line{T: 300 * time.Millisecond, Kind: trace.Frame, Occupancy: occ}))
+	got := run(t, "fide2023", b.String())
+	for _, r := range got {
+		if r.Type != "end" {
+			t.Fatalf("noise produced %s", r.Type)
+		}
+	}
+}
+
+func TestLEDFrameShowsOptionsAndMustMove(t *testing.T) {
+	var rec led.Recorder
+	p, err := New(Options{Laws: "sarratt1808"}, &rec, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := `{"t":0,"lift":"g1"}
+{"t":300,"place":"g1"}
+{"t":800,"lift":"e2"}
+{"t":1000,"place":"e4"}
+{"t":2000,"choose":"move-touched","side":"black"}
+{"t":2300,"lift":"e4"}
+{"t":2500,"place":"e2"}
+`
+	lines, _ := trace.ReadAll(strings.NewReader(text))
+	for i, l := range lines {
+		p.Input(l)
+		if i == 3 {
+			p.Advance(1500 * time.Millisecond)
+			f := p.LEDs()
+			g1, _ := board.ParseSquare("g1")
+			f3, _ := board.ParseSquare("f3")
+			if f.Role[g1] == led.Off || f.Role[f3] == led.Off {
+				t.Fatalf("pending choice does not light the touched knight's option:\n%s", f.String())
+			}
+		}
+	}
+	p.Advance(4 * time.Second)
+	f := p.LEDs()
+	g1, _ := board.ParseSquare("g1")
+	h3, _ := board.ParseSquare("h3")
+	if f.Role[g1] != led.MustMove || f.Role[h3] != led.Destination {
+		t.Fatalf("after the ruling the knight must move: g1=%v h3=%v\n%s", f.Role[g1], f.Role[h3], f.String())
+	}
+}
+
+func newBenchPipeline(b *testing.B) *Pipeline {
+	p, err := New(Options{Laws: "fide2023"}, nil, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return p
+}
+
+// BenchmarkFrameUnchanged measures the common case: a scan that finds the
+// board as it was.
+func BenchmarkFrameUnchanged(b *testing.B) {
+	p := newBenchPipeline(b)
+	start := board.Start()
+	occ := start.Occupancy()
+	t := time.Duration(0)
+	b.ReportAllocs()
+	for b.Loop() {
+		t += time.Millisecond
+		p.Frame(t, occ)
+	}
+}
+
+// BenchmarkFrameChange measures frames that change a square: a man lifted
+// and set back, with its debounce and the gesture it makes.
+func BenchmarkFrameChange(b *testing.B) {
+	p := newBenchPipeline(b)
+	start := board.Start()
+	occ := start.Occupancy()
+	lifted := occ.Without(1) // b1
+	t := time.Duration(0)
+	b.ReportAllocs()
+	i := 0
+	for b.Loop() {
+		t += 30 * time.Millisecond
+		if i%2 == 0 {
+			p.Frame(t, lifted)
+		} else {
+			p.Frame(t, occ)
+		}
+		i++
+	}
+}
