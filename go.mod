@@ -10,6 +10,7 @@ require (
 	github.com/creack/pty v1.1.24 // indirect
 	github.com/eclipse/paho.golang v0.23.0 // indirect
 	github.com/go-json-experiment/json v0.0.0-20260213210345-44df1a37e875 // indirect
+	github.com/jonboulle/clockwork v0.5.0 // indirect
 	github.com/pelletier/go-toml/v2 v2.4.3 // indirect
 	go.bug.st/serial v1.8.0 // indirect
 	golang.org/x/exp v0.0.0-20250128182459-e0ece0dbea4c // indirect
