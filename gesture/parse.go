@@ -15,8 +15,9 @@ const (
 	emptyOrigin   int8 = -1 // nothing on the square
 	foreignOrigin int8 = -2 // a man brought from off the board
 	maxHand            = 16
-	maxHypotheses      = 48
-	maxEpisode         = 96 // events in one turn before the board is called irregular
+	maxHypotheses      = 32
+	maxEpisode         = 48 // events in one turn before the board is called irregular
+	maxSegmented       = 16 // longest episode read as two moves
 )
 
 type hypothesis struct {
@@ -178,16 +179,17 @@ func sameHand(a, b *hypothesis) bool {
 
 // readEpisode interprets the events of a turn that began with the board
 // reading `physical` in the position analysed by a.
-func readEpisode(a *board.Analysis, physical board.Occupancy, events []sensor.Event, opts *Options, promo *[2]board.Kind, buf []hypothesis) (reading, []hypothesis) {
+func readEpisode(a *board.Analysis, physical board.Occupancy, events []sensor.Event, opts *Options, promo *[2]board.Kind, buf []hypothesis) (reading, []hypothesis, int) {
 	hs := hypotheses(startHypothesis(&a.Position, physical), events, buf)
 	best := reading{cls: classIrregular, penalty: 1 << 30}
+	bestIdx := -1
 	for i := range hs {
 		r := classify(&hs[i], a, opts, promo)
 		if r.better(&best) {
-			best = r
+			best, bestIdx = r, i
 		}
 	}
-	return best, hs
+	return best, hs, bestIdx
 }
 
 type step struct{ from, to board.Square }

@@ -23,6 +23,7 @@ type Recogniser struct {
 	marks       []TouchMark    // touches of the episode, one per lift
 	turnTouches []TouchMark    // touches of earlier episodes of this turn
 	cur         reading
+	curHyp      int // index in hyps of the hypothesis cur was read from
 	lastEvent   time.Duration
 	deadline    time.Duration
 	hyps        []hypothesis
@@ -119,6 +120,7 @@ func (r *Recogniser) resetEpisode() {
 	r.marks = r.marks[:0]
 	r.start = r.occ
 	r.cur = reading{cls: classUnchanged}
+	r.curHyp = -1
 	r.segmented = nil
 	r.hyps = r.hyps[:0]
 }
@@ -213,18 +215,11 @@ func (r *Recogniser) manAt(sq board.Square) board.Man {
 		return pos.Men[sq]
 	}
 	// Find the identity under the best hypothesis of the episode so far.
-	hs := r.hyps
-	if len(hs) == 0 {
+	if r.curHyp < 0 || r.curHyp >= len(r.hyps) {
 		return pos.Men[sq]
 	}
-	best, bestRank := 0, reading{cls: classIrregular, penalty: 1 << 30}
-	for i := range hs {
-		c := classify(&hs[i], r.exp.Analysis, &r.opts, &r.promo)
-		if c.better(&bestRank) {
-			best, bestRank = i, c
-		}
-	}
-	o := hs[best].at[sq]
+	bestRank := r.cur
+	o := r.hyps[r.curHyp].at[sq]
 	switch {
 	case o >= 0:
 		man := pos.Men[o]
@@ -312,9 +307,9 @@ func (r *Recogniser) exchangeStep(e sensor.Event) bool {
 // reparse reads the episode afresh and, when no single move explains it,
 // tries reading it as the mover's move followed at once by the adversary's.
 func (r *Recogniser) reparse() {
-	r.cur, r.hyps = readEpisode(r.exp.Analysis, r.start, r.events, &r.opts, &r.promo, r.hyps)
+	r.cur, r.hyps, r.curHyp = readEpisode(r.exp.Analysis, r.start, r.events, &r.opts, &r.promo, r.hyps)
 	r.segmented = nil
-	if r.cur.cls >= classDisplaced && len(r.events) >= 3 {
+	if r.cur.cls >= classDisplaced && len(r.events) >= 3 && len(r.events) <= maxSegmented {
 		r.segmented = r.segment()
 	}
 }
@@ -325,7 +320,7 @@ func (r *Recogniser) segment() *segmentation {
 		if r.events[k].Kind != sensor.Lift {
 			continue
 		}
-		first, _ := readEpisode(a, r.start, r.events[:k], &r.opts, &r.promo, nil)
+		first, _, _ := readEpisode(a, r.start, r.events[:k], &r.opts, &r.promo, nil)
 		if first.cls != classLegal || first.mover != a.Position.Turn {
 			continue
 		}
@@ -340,7 +335,7 @@ func (r *Recogniser) segment() *segmentation {
 				mid = mid.With(board.Square(sq))
 			}
 		}
-		second, _ := readEpisode(na, mid, r.events[k:], &r.opts, &r.promo, nil)
+		second, _, _ := readEpisode(na, mid, r.events[k:], &r.opts, &r.promo, nil)
 		if second.cls == classLegal && second.mover == next.Turn {
 			return &segmentation{split: k, first: first}
 		}
