@@ -1,0 +1,163 @@
+// Package console serves the arbiter's console and the simulated board: one
+// web page, embedded in the binary, that draws a board from its game (the
+// men, the light under each square, the moves with the irregularities and
+// rulings where they happened, the choice waiting and who must make it, the
+// law-set and the result), follows it live over Server-Sent Events, and, when
+// the board has no sensors, is the board itself: a click lifts a man or sets
+// it down, and buttons press j'adoube, check, claim and the clock and name a
+// promotion piece.
+//
+// The page and its JSON API (docs/api.md) serve any set of boards through the
+// Board interface: Local is a board driven by a pipeline.Runner in this
+// process; the club hall can implement Board for boards it follows from afar.
+// Everyone who reaches the page may watch; ruling, choosing on a player's
+// behalf, annulling, starting a new game and changing the law-set need the
+// arbiter token (see LoadToken).
+package console
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"regexp"
+
+	"github.com/boardd/boardd/arbiter"
+	"github.com/boardd/boardd/trace"
+)
+
+// Board is one board the console shows. Implementations must be safe for
+// concurrent use.
+type Board interface {
+	// ID names the board in URLs: 1 to 64 letters, digits, '.', '_' or '-'.
+	ID() string
+	// Simulated reports whether the board has no sensors, so that the page
+	// is the board and player inputs from it are accepted.
+	Simulated() bool
+	// State returns what the board shows now.
+	State(ctx context.Context) (State, error)
+	// PGN returns the game as played, in Portable Game Notation.
+	PGN(ctx context.Context) (string, error)
+	// Submit applies one input: a player's lift, place, press, promote or
+	// choose, or an arbiter's choose (side "arbiter") or action (kind
+	// trace.Arbiter). A *RefusedError says the board would not take it.
+	Submit(ctx context.Context, l trace.Line) error
+	// Watch registers fn to be told that the board may have changed, with
+	// the report (one JSON object) when a report was the cause. fn must not
+	// block; it may be called on any goroutine. The returned func stops it.
+	Watch(fn func(Change)) (stop func())
+}
+
+// Change tells a watcher that a board may have changed.
+type Change struct {
+	// Report is the report that caused the change, as one JSON object
+	// (arbiter.Report.AppendJSON), or nil.
+	Report []byte
+}
+
+// RefusedError is an input the board would not take (a choice not offered,
+// a lift from an empty square): the console answers 409 Conflict.
+type RefusedError struct{ Err error }
+
+func (e *RefusedError) Error() string { return e.Err.Error() }
+
+// Unwrap returns the reason.
+func (e *RefusedError) Unwrap() error { return e.Err }
+
+// State is a board as the page draws it; docs/api.md describes each field.
+type State struct {
+	Board      string `json:"board"`
+	Simulated  bool   `json:"simulated"`
+	Laws       Laws   `json:"laws"`
+	Tournament bool   `json:"tournament"`
+	FEN        string `json:"fen"`
+	Turn       string `json:"turn"`
+	// Men maps each occupied square to the FEN letter of the man shown
+	// standing there ("?" when the board cannot tell which man it is).
+	Men map[string]string `json:"men"`
+	// Lifted maps each square whose man of the expected position is off the
+	// board (in hand, or missing) to that man's FEN letter.
+	Lifted map[string]string `json:"lifted"`
+	// Occupied lists the squares the board reads as occupied.
+	Occupied []string `json:"occupied"`
+	// LEDs lists the lit squares.
+	LEDs []LED `json:"leds"`
+	// Syncing is true while the board must be made to match the game (a
+	// take-back after a ruling, a mismatch, a new game); Mismatch says the
+	// wait began with a reported mismatch; Missing and Extra list the
+	// squares to fill and to clear.
+	Syncing  bool     `json:"syncing"`
+	Mismatch bool     `json:"mismatch"`
+	Missing  []string `json:"missing"`
+	Extra    []string `json:"extra"`
+	// Moves is the game as recorded, one entry a ply.
+	Moves []Move `json:"moves"`
+	// Notes are the irregularities, rulings, mismatches and results, each
+	// after the ply it followed (0: before the first move).
+	Notes   []Note   `json:"notes"`
+	Pending *Pending `json:"pending"`
+	Result  *Result  `json:"result"`
+	Clock   *Clock   `json:"clock,omitempty"`
+}
+
+// Laws names the law-set in force.
+type Laws struct {
+	ID   string `json:"id"`
+	Name string `json:"name"`
+	Year int    `json:"year"`
+}
+
+// LED is one lit square: its role in the LED language (led.Role.String), its
+// blink (steady, slow, fast) and its colour on colour LEDs (#rrggbb).
+type LED struct {
+	Square string `json:"square"`
+	Role   string `json:"role"`
+	Blink  string `json:"blink"`
+	Colour string `json:"colour"`
+}
+
+// Move is one ply of the game.
+type Move struct {
+	Ply      int      `json:"ply"`
+	Number   int      `json:"number"`
+	Side     string   `json:"side"`
+	SAN      string   `json:"san"`
+	Comments []string `json:"comments,omitempty"`
+}
+
+// Note is a report worth showing in the move list, placed after ply Ply.
+type Note struct {
+	Ply    int             `json:"ply"`
+	Report json.RawMessage `json:"report"`
+}
+
+// Pending is the irregularity waiting for a choice.
+type Pending struct {
+	Kind     string           `json:"kind"`
+	Law      string           `json:"law"`
+	Offender string           `json:"offender"`
+	Chooser  string           `json:"chooser"`
+	Options  []arbiter.Option `json:"options"`
+}
+
+// Result is how the game ended.
+type Result struct {
+	Result string `json:"result"`
+	Reason string `json:"reason"`
+	Law    string `json:"law"`
+}
+
+// Clock is the players' remaining time, when a clock runs.
+type Clock struct {
+	White string `json:"white"`
+	Black string `json:"black"`
+}
+
+var boardIDPattern = regexp.MustCompile(`^[A-Za-z0-9._-]{1,64}$`)
+
+// ValidBoardID reports whether id may name a board in a URL.
+func ValidBoardID(id string) error {
+	if !boardIDPattern.MatchString(id) {
+		return fmt.Errorf("console: board id %q: want 1 to 64 letters, digits, '.', '_' or '-'", id)
+	}
+	return nil
+}

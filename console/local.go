@@ -1,0 +1,409 @@
+package console
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/boardd/boardd/arbiter"
+	"github.com/boardd/boardd/board"
+	"github.com/boardd/boardd/led"
+	"github.com/boardd/boardd/pipeline"
+	"github.com/boardd/boardd/trace"
+)
+
+// LocalOptions configure a Local board.
+type LocalOptions struct {
+	// ID names the board in URLs (see ValidBoardID).
+	ID string
+	// Simulated is true when the board has no sensors: the page is the board.
+	Simulated bool
+	// Tournament is shown on the page (every penalty exacted).
+	Tournament bool
+	// Poll is how often a watched board is checked for changes that neither
+	// an input nor a report announced (a debounced placement, a blink of
+	// state); 250 ms if zero, never if negative.
+	Poll time.Duration
+	// Timeout bounds each call into the runner; 5 s if zero.
+	Timeout time.Duration
+	// MaxNotes is how many notes are kept; 500 if zero.
+	MaxNotes int
+}
+
+// Local is a Board driven by a pipeline.Runner in this process. Every query
+// runs on the runner's goroutine (Runner.Do); reports and inputs reach the
+// watchers through the runner's hooks.
+type Local struct {
+	r    *pipeline.Runner
+	opts LocalOptions
+	ctx  context.Context
+	stop context.CancelFunc
+	done chan struct{}
+
+	mu       sync.Mutex
+	watchers map[int]func(Change)
+	nextID   int
+	notes    []Note
+	ply      int // moves recorded, counted from reports and set from the game at each snapshot
+	clock    *Clock
+	model    menModel
+}
+
+// menModel follows which man stands where while the board is out of step
+// with the game, from the lifts and placements it is given: a man set down is
+// the last one lifted. A raw scan frame makes it unknown until the board and
+// the game agree again.
+type menModel struct {
+	valid bool
+	men   [64]board.Man
+	hand  []board.Man
+}
+
+// isNote reports whether a report of type t is kept as a note in the move
+// list.
+func isNote(t string) bool {
+	switch t {
+	case "irregularity", "ruling", "mismatch", "synced", "result":
+		return true
+	}
+	return false
+}
+
+// NewLocal returns a board over runner r, which must be running (or about to
+// run). It subscribes to the runner's reports and inputs; Close stops its
+// watching.
+func NewLocal(r *pipeline.Runner, opts LocalOptions) (*Local, error) {
+	if r == nil {
+		return nil, fmt.Errorf("console: local board: no runner")
+	}
+	if err := ValidBoardID(opts.ID); err != nil {
+		return nil, err
+	}
+	if opts.Poll == 0 {
+		opts.Poll = 250 * time.Millisecond
+	}
+	if opts.Timeout <= 0 {
+		opts.Timeout = 5 * time.Second
+	}
+	if opts.MaxNotes <= 0 {
+		opts.MaxNotes = 500
+	}
+	ctx, stop := context.WithCancel(context.Background())
+	l := &Local{r: r, opts: opts, ctx: ctx, stop: stop, done: make(chan struct{}), watchers: map[int]func(Change){}}
+	r.OnReport(l.onReport)
+	r.OnInput(l.onInput)
+	go l.poll()
+	return l, nil
+}
+
+// ID returns the board's id.
+func (l *Local) ID() string { return l.opts.ID }
+
+// Simulated reports whether the page is the board.
+func (l *Local) Simulated() bool { return l.opts.Simulated }
+
+// Close stops watching the runner. It does not stop the runner.
+func (l *Local) Close() error {
+	l.stop()
+	<-l.done
+	return nil
+}
+
+// Watch registers fn; see Board.
+func (l *Local) Watch(fn func(Change)) (stop func()) {
+	l.mu.Lock()
+	id := l.nextID
+	l.nextID++
+	l.watchers[id] = fn
+	l.mu.Unlock()
+	return func() {
+		l.mu.Lock()
+		delete(l.watchers, id)
+		l.mu.Unlock()
+	}
+}
+
+func (l *Local) notify(c Change) {
+	l.mu.Lock()
+	fns := make([]func(Change), 0, len(l.watchers))
+	for _, fn := range l.watchers {
+		fns = append(fns, fn)
+	}
+	l.mu.Unlock()
+	for _, fn := range fns {
+		fn(c)
+	}
+}
+
+// onReport runs on the runner's goroutine.
+func (l *Local) onReport(rep arbiter.Report) {
+	js := rep.AppendJSON(nil)
+	l.mu.Lock()
+	switch rep.Type {
+	case "move":
+		l.ply++
+		if rep.WhiteClock != "" {
+			l.clock = &Clock{White: rep.WhiteClock, Black: rep.BlackClock}
+		}
+	case "clock":
+		l.clock = &Clock{White: rep.WhiteClock, Black: rep.BlackClock}
+	}
+	if isNote(rep.Type) {
+		l.notes = append(l.notes, Note{Ply: l.ply, Report: js})
+		if over := len(l.notes) - l.opts.MaxNotes; over > 0 {
+			l.notes = append(l.notes[:0], l.notes[over:]...)
+		}
+	}
+	l.mu.Unlock()
+	l.notify(Change{Report: js})
+}
+
+// onInput runs on the runner's goroutine, before the input is applied.
+func (l *Local) onInput(in trace.Line) {
+	l.mu.Lock()
+	m := &l.model
+	switch in.Kind {
+	case trace.Lift:
+		if m.valid {
+			if man := m.men[in.Square]; man != board.NoMan {
+				m.hand = append(m.hand, man)
+				m.men[in.Square] = board.NoMan
+			} else {
+				m.valid = false
+			}
+		}
+	case trace.Place:
+		if m.valid && m.men[in.Square] == board.NoMan {
+			if n := len(m.hand); n > 0 {
+				m.men[in.Square] = m.hand[n-1]
+				m.hand = m.hand[:n-1]
+			} else {
+				m.valid = false
+			}
+		}
+	case trace.Frame, trace.Arbiter, trace.Setup:
+		m.valid = false
+	}
+	l.mu.Unlock()
+	l.notify(Change{})
+}
+
+// do runs fn on the runner's goroutine, bounded by the board's timeout and
+// its Close.
+func (l *Local) do(ctx context.Context, fn func(p *pipeline.Pipeline, now time.Duration)) error {
+	ctx, cancel := context.WithTimeout(ctx, l.opts.Timeout)
+	defer cancel()
+	unhook := context.AfterFunc(l.ctx, cancel)
+	defer unhook()
+	if err := l.r.Do(ctx, fn); err != nil {
+		return fmt.Errorf("console: board %s not answering: %w", l.opts.ID, err)
+	}
+	return nil
+}
+
+// fingerprint is what the poll compares to see a change.
+type fingerprint struct {
+	frame   led.Frame
+	occ     board.Occupancy
+	moves   int
+	pending bool
+	result  bool
+}
+
+func (l *Local) poll() {
+	defer close(l.done)
+	if l.opts.Poll < 0 {
+		<-l.ctx.Done()
+		return
+	}
+	tick := time.NewTicker(l.opts.Poll)
+	defer tick.Stop()
+	var last fingerprint
+	for {
+		select {
+		case <-l.ctx.Done():
+			return
+		case <-tick.C:
+		}
+		l.mu.Lock()
+		watched := len(l.watchers) > 0
+		l.mu.Unlock()
+		if !watched {
+			continue
+		}
+		var fp fingerprint
+		if err := l.do(l.ctx, func(p *pipeline.Pipeline, _ time.Duration) {
+			g := p.Game()
+			fp = fingerprint{frame: p.LEDs(), occ: p.Recogniser().Occupancy(), moves: g.MoveCount(), pending: g.Pending() != nil, result: g.Result() != nil}
+		}); err != nil {
+			continue
+		}
+		if fp != last {
+			last = fp
+			l.notify(Change{})
+		}
+	}
+}
+
+// State returns a snapshot taken on the runner's goroutine.
+func (l *Local) State(ctx context.Context) (State, error) {
+	var st State
+	err := l.do(ctx, func(p *pipeline.Pipeline, _ time.Duration) { st = l.snapshot(p) })
+	return st, err
+}
+
+// PGN returns the game as played.
+func (l *Local) PGN(ctx context.Context) (string, error) {
+	var pgn string
+	err := l.do(ctx, func(p *pipeline.Pipeline, _ time.Duration) { pgn = p.Game().PGN() })
+	return pgn, err
+}
+
+// Submit applies an input through the runner, exactly as hardware inputs
+// are applied. A lift from an empty square or a placement on an occupied one
+// is refused before it reaches the pipeline; so is a choice the game does not
+// offer.
+func (l *Local) Submit(ctx context.Context, in trace.Line) error {
+	if in.Kind == trace.Lift || in.Kind == trace.Place {
+		var occ board.Occupancy
+		if err := l.do(ctx, func(p *pipeline.Pipeline, _ time.Duration) { occ = p.Recogniser().Occupancy() }); err != nil {
+			return err
+		}
+		switch {
+		case in.Kind == trace.Lift && !occ.Has(in.Square):
+			return &RefusedError{fmt.Errorf("lift %s: no man stands on %s", in.Square, in.Square)}
+		case in.Kind == trace.Place && occ.Has(in.Square):
+			return &RefusedError{fmt.Errorf("place %s: a man already stands on %s", in.Square, in.Square)}
+		}
+	}
+	ctx, cancel := context.WithTimeout(ctx, l.opts.Timeout)
+	defer cancel()
+	unhook := context.AfterFunc(l.ctx, cancel)
+	defer unhook()
+	err := l.r.Submit(ctx, in)
+	if err != nil {
+		if ctx.Err() != nil {
+			return fmt.Errorf("console: board %s not answering: %w", l.opts.ID, err)
+		}
+		return &RefusedError{err}
+	}
+	if in.Kind == trace.Arbiter && (in.Action == ActionNewGame || in.Action == ActionLaws) {
+		l.mu.Lock()
+		l.notes, l.ply, l.clock = nil, 0, nil
+		l.mu.Unlock()
+	}
+	return nil
+}
+
+// snapshot builds the state; it runs on the runner's goroutine.
+func (l *Local) snapshot(p *pipeline.Pipeline) State {
+	g := p.Game()
+	rec := p.Recogniser()
+	pos := g.Position()
+	exp := rec.Expectation()
+	shown := pos
+	if exp.Analysis != nil {
+		shown = exp.Analysis.Position
+	}
+	occ := rec.Occupancy()
+	laws := g.Laws()
+	st := State{
+		Board:      l.opts.ID,
+		Simulated:  l.opts.Simulated,
+		Laws:       Laws{ID: laws.ID, Name: laws.Name, Year: laws.Year},
+		Tournament: l.opts.Tournament,
+		FEN:        pos.FEN(),
+		Turn:       pos.Turn.String(),
+		Men:        map[string]string{},
+		Lifted:     map[string]string{},
+		Occupied:   occ.SquareNames(),
+		Missing:    []string{},
+		Extra:      []string{},
+	}
+	st.Moves = pgnMoves(g.PGN())
+
+	l.mu.Lock()
+	l.ply = g.MoveCount()
+	if occ == shown.Occupancy() {
+		l.model = menModel{valid: true, men: shown.Men}
+	}
+	model := l.model
+	notes := make([]Note, len(l.notes))
+	copy(notes, l.notes)
+	if l.clock != nil {
+		c := *l.clock
+		st.Clock = &c
+	}
+	l.mu.Unlock()
+
+	// One kind of man in hand names an unknown man set down.
+	var inHand board.Man
+	distinct := 0
+	for sq := range 64 {
+		s := board.Square(sq)
+		if m := shown.Men[sq]; m != board.NoMan && !occ.Has(s) {
+			st.Lifted[s.String()] = string(m.FEN())
+			if m != inHand {
+				inHand = m
+				distinct++
+			}
+		}
+	}
+	for sq := range 64 {
+		s := board.Square(sq)
+		if !occ.Has(s) {
+			continue
+		}
+		man := board.NoMan
+		switch {
+		case model.valid && model.men[sq] != board.NoMan:
+			man = model.men[sq]
+		case shown.Men[sq] != board.NoMan:
+			man = shown.Men[sq]
+		case distinct == 1:
+			man = inHand
+		}
+		if man == board.NoMan {
+			st.Men[s.String()] = "?"
+		} else {
+			st.Men[s.String()] = string(man.FEN())
+		}
+	}
+
+	frame := p.LEDs()
+	for sq, role := range frame.Role {
+		if role == led.Off {
+			continue
+		}
+		c := role.Colour()
+		st.LEDs = append(st.LEDs, LED{
+			Square: board.Square(sq).String(),
+			Role:   role.String(),
+			Blink:  frame.Blink[sq].String(),
+			Colour: fmt.Sprintf("#%02x%02x%02x", c.R, c.G, c.B),
+		})
+	}
+	if st.LEDs == nil {
+		st.LEDs = []LED{}
+	}
+
+	st.Syncing, st.Mismatch = rec.Syncing()
+	if st.Syncing {
+		target := shown.Occupancy()
+		st.Missing = (target &^ occ).SquareNames()
+		st.Extra = (occ &^ target).SquareNames()
+	}
+
+	for i := range notes {
+		notes[i].Ply = min(notes[i].Ply, len(st.Moves))
+	}
+	st.Notes = notes
+	if pr := g.Pending(); pr != nil {
+		st.Pending = &Pending{Kind: pr.Kind, Law: pr.Law, Offender: pr.Offender, Chooser: pr.Chooser, Options: pr.Options}
+	}
+	if r := g.Result(); r != nil {
+		st.Result = &Result{Result: r.Result, Reason: r.Reason, Law: r.Law}
+	}
+	return st
+}

@@ -1,0 +1,543 @@
+package console
+
+import (
+	"context"
+	"crypto/subtle"
+	"embed"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"log/slog"
+	"net"
+	"net/http"
+	"regexp"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/boardd/boardd/arbiter"
+	"github.com/boardd/boardd/board"
+	"github.com/boardd/boardd/trace"
+)
+
+// The arbiter's actions (POST /api/boards/{id}/arbiter). All but
+// ActionChoose reach the pipeline as a trace.Arbiter line with this Action.
+const (
+	ActionChoose  = "choose"   // rule on the pending choice (side "arbiter")
+	ActionNewGame = "new-game" // start a new game (Value: an optional FEN to set up)
+	ActionAnnul   = "annul"    // annul the game in progress
+	ActionLaws    = "laws"     // change the law-set (Value: its id)
+)
+
+//go:embed assets
+var assets embed.FS
+
+// Options configure a Server.
+type Options struct {
+	// Boards are the boards served, in the order the board list gives them.
+	Boards []Board
+	// Token is the arbiter token. Empty: nobody may act as the arbiter.
+	Token string
+	// Hosts are extra host names (without port) under which the page may
+	// drive a simulated board without the token. IP addresses, "localhost"
+	// and names under ".localhost" are always allowed; other names are
+	// refused for tokenless inputs, so that a foreign site rebinding its
+	// name to this machine cannot play on the board.
+	Hosts []string
+	// Ping is the keep-alive interval of the event stream; 15 s if zero.
+	Ping time.Duration
+	// Logger receives the server's logs; none if nil.
+	Logger *slog.Logger
+}
+
+// Server is the console's HTTP handler: the page, its assets and the JSON
+// API over a set of boards. Close it to end the event streams.
+type Server struct {
+	opts   Options
+	log    *slog.Logger
+	hubs   map[string]*hub
+	order  []string
+	mux    *http.ServeMux
+	cop    *http.CrossOriginProtection
+	static fs.FS
+	ctx    context.Context
+	cancel context.CancelFunc
+	wg     sync.WaitGroup
+	hosts  map[string]bool
+}
+
+// New returns a server of opts.Boards, which must be at least one, with
+// distinct valid ids.
+func New(opts Options) (*Server, error) {
+	if len(opts.Boards) == 0 {
+		return nil, fmt.Errorf("console: no board to serve")
+	}
+	if opts.Token != "" {
+		if err := checkToken(opts.Token); err != nil {
+			return nil, fmt.Errorf("console: arbiter token: %w", err)
+		}
+	}
+	if opts.Ping <= 0 {
+		opts.Ping = 15 * time.Second
+	}
+	if opts.Logger == nil {
+		opts.Logger = slog.New(slog.DiscardHandler)
+	}
+	static, err := fs.Sub(assets, "assets")
+	if err != nil {
+		return nil, fmt.Errorf("console: assets: %w", err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	s := &Server{opts: opts, log: opts.Logger, hubs: map[string]*hub{}, mux: http.NewServeMux(), cop: http.NewCrossOriginProtection(), static: static, ctx: ctx, cancel: cancel, hosts: map[string]bool{}}
+	for _, h := range opts.Hosts {
+		s.hosts[strings.ToLower(h)] = true
+	}
+	for _, b := range opts.Boards {
+		id := b.ID()
+		if err := ValidBoardID(id); err != nil {
+			cancel()
+			return nil, err
+		}
+		if _, dup := s.hubs[id]; dup {
+			cancel()
+			return nil, fmt.Errorf("console: two boards named %q", id)
+		}
+		s.hubs[id] = newHub(b)
+		s.order = append(s.order, id)
+	}
+	for _, id := range s.order {
+		h := s.hubs[id]
+		h.unwatch = h.b.Watch(h.changed)
+		s.wg.Add(1)
+		go func() {
+			defer s.wg.Done()
+			h.run(ctx, s.log)
+		}()
+	}
+	s.routes()
+	return s, nil
+}
+
+// Close ends every event stream and stops following the boards. It does not
+// close the boards.
+func (s *Server) Close() error {
+	s.cancel()
+	s.wg.Wait()
+	for _, h := range s.hubs {
+		h.unwatch()
+	}
+	return nil
+}
+
+// ServeHTTP serves the page and the API.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	hd := w.Header()
+	hd.Set("X-Content-Type-Options", "nosniff")
+	hd.Set("Referrer-Policy", "no-referrer")
+	hd.Set("X-Frame-Options", "DENY")
+	hd.Set("Content-Security-Policy", "default-src 'self'; img-src 'self' data:; frame-ancestors 'none'; base-uri 'none'; form-action 'self'")
+	s.mux.ServeHTTP(w, r)
+}
+
+func (s *Server) routes() {
+	m := s.mux
+	m.HandleFunc("/{$}", s.get(s.index))
+	m.Handle("/assets/", s.get(http.StripPrefix("/assets/", http.FileServerFS(s.static)).ServeHTTP))
+	m.HandleFunc("/api/laws", s.get(s.laws))
+	m.HandleFunc("/api/auth", s.get(s.authInfo))
+	m.HandleFunc("/api/boards", s.get(s.boards))
+	m.HandleFunc("/api/boards/{id}/state", s.get(s.board(s.state)))
+	m.HandleFunc("/api/boards/{id}/pgn", s.get(s.board(s.pgn)))
+	m.HandleFunc("/api/boards/{id}/events", s.get(s.board(s.events)))
+	m.HandleFunc("/api/boards/{id}/input", s.post(s.board(s.input)))
+	m.HandleFunc("/api/boards/{id}/arbiter", s.post(s.board(s.arbiter)))
+	m.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {
+		writeError(w, http.StatusNotFound, "no such endpoint: %s (docs/api.md lists them)", r.URL.Path)
+	})
+}
+
+// apiError is the body of every error answer.
+type apiError struct {
+	Error  string `json:"error"`
+	Status int    `json:"status"`
+}
+
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	data, err := json.Marshal(v)
+	if err != nil {
+		status = http.StatusInternalServerError
+		data = []byte(`{"error":"console: encoding the answer failed","status":500}`)
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(status)
+	w.Write(append(data, '\n'))
+}
+
+func writeError(w http.ResponseWriter, status int, format string, args ...any) {
+	writeJSON(w, status, apiError{Error: fmt.Sprintf(format, args...), Status: status})
+}
+
+// get admits GET and HEAD only.
+func (s *Server) get(h http.HandlerFunc) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != http.MethodGet && r.Method != http.MethodHead {
+			w.Header().Set("Allow", "GET, HEAD")
+			writeError(w, http.StatusMethodNotAllowed, "%s %s: want GET", r.Method, r.URL.Path)
+			return
+		}
+		h(w, r)
+	}
+}
+
+// post admits same-origin (or non-browser) POSTs of JSON only.
+func (s *Server) post(h http.HandlerFunc) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != http.MethodPost {
+			w.Header().Set("Allow", "POST")
+			writeError(w, http.StatusMethodNotAllowed, "%s %s: want POST", r.Method, r.URL.Path)
+			return
+		}
+		if err := s.cop.Check(r); err != nil {
+			writeError(w, http.StatusForbidden, "cross-site request refused: %v", err)
+			return
+		}
+		ct := r.Header.Get("Content-Type")
+		if mt, _, _ := strings.Cut(ct, ";"); strings.TrimSpace(strings.ToLower(mt)) != "application/json" {
+			writeError(w, http.StatusUnsupportedMediaType, "Content-Type %q: want application/json", ct)
+			return
+		}
+		h(w, r)
+	}
+}
+
+type boardHandler func(w http.ResponseWriter, r *http.Request, h *hub)
+
+func (s *Server) board(fn boardHandler) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		id := r.PathValue("id")
+		h, ok := s.hubs[id]
+		if !ok {
+			writeError(w, http.StatusNotFound, "no board %q (boards: %s)", id, strings.Join(s.order, ", "))
+			return
+		}
+		fn(w, r, h)
+	}
+}
+
+// role is who a request speaks for.
+type role int
+
+const (
+	spectator role = iota
+	arbiterRole
+)
+
+// authenticate reads the Authorization header: none is a spectator, the
+// right bearer token the arbiter, anything else an error answer.
+func (s *Server) authenticate(w http.ResponseWriter, r *http.Request) (role, bool) {
+	h := r.Header.Get("Authorization")
+	if h == "" {
+		return spectator, true
+	}
+	tok, ok := strings.CutPrefix(h, "Bearer ")
+	if !ok {
+		writeError(w, http.StatusUnauthorized, "Authorization: want \"Bearer\" and the arbiter token")
+		return spectator, false
+	}
+	if s.opts.Token == "" {
+		writeError(w, http.StatusForbidden, "this console has no arbiter token: nobody may act as the arbiter")
+		return spectator, false
+	}
+	if subtle.ConstantTimeCompare([]byte(strings.TrimSpace(tok)), []byte(s.opts.Token)) != 1 {
+		writeError(w, http.StatusUnauthorized, "wrong arbiter token")
+		return spectator, false
+	}
+	return arbiterRole, true
+}
+
+func (s *Server) index(w http.ResponseWriter, r *http.Request) {
+	data, err := fs.ReadFile(s.static, "index.html")
+	if err != nil {
+		writeError(w, http.StatusInternalServerError, "console: page missing: %v", err)
+		return
+	}
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	w.Header().Set("Cache-Control", "no-cache")
+	w.Write(data)
+}
+
+// LawInfo describes one law-set for GET /api/laws.
+type LawInfo struct {
+	ID      string `json:"id"`
+	Name    string `json:"name"`
+	Year    int    `json:"year"`
+	Summary string `json:"summary"`
+}
+
+func (s *Server) laws(w http.ResponseWriter, r *http.Request) {
+	sets := arbiter.LawSets()
+	out := []LawInfo{}
+	for _, id := range arbiter.LawSetIDs() {
+		if ls := sets[id]; ls != nil {
+			out = append(out, LawInfo{ID: ls.ID, Name: ls.Name, Year: ls.Year, Summary: ls.Summary})
+		}
+	}
+	writeJSON(w, http.StatusOK, out)
+}
+
+func (s *Server) authInfo(w http.ResponseWriter, r *http.Request) {
+	who, ok := s.authenticate(w, r)
+	if !ok {
+		return
+	}
+	name := "spectator"
+	if who == arbiterRole {
+		name = "arbiter"
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"role": name, "arbiter_token": s.opts.Token != ""})
+}
+
+// BoardSummary is one board in GET /api/boards.
+type BoardSummary struct {
+	ID        string  `json:"id"`
+	Simulated bool    `json:"simulated"`
+	Laws      string  `json:"laws"`
+	Turn      string  `json:"turn"`
+	Moves     int     `json:"moves"`
+	Pending   bool    `json:"pending"`
+	Syncing   bool    `json:"syncing"`
+	Result    *Result `json:"result"`
+	Error     string  `json:"error,omitempty"`
+}
+
+func (s *Server) boards(w http.ResponseWriter, r *http.Request) {
+	out := make([]BoardSummary, 0, len(s.order))
+	for _, id := range s.order {
+		h := s.hubs[id]
+		sum := BoardSummary{ID: id, Simulated: h.b.Simulated()}
+		if st, err := h.b.State(r.Context()); err != nil {
+			sum.Error = err.Error()
+		} else {
+			sum.Laws, sum.Turn, sum.Moves = st.Laws.ID, st.Turn, len(st.Moves)
+			sum.Pending, sum.Syncing, sum.Result = st.Pending != nil, st.Syncing, st.Result
+		}
+		out = append(out, sum)
+	}
+	writeJSON(w, http.StatusOK, out)
+}
+
+func (s *Server) state(w http.ResponseWriter, r *http.Request, h *hub) {
+	st, err := h.b.State(r.Context())
+	if err != nil {
+		writeError(w, http.StatusServiceUnavailable, "%v", err)
+		return
+	}
+	writeJSON(w, http.StatusOK, st)
+}
+
+func (s *Server) pgn(w http.ResponseWriter, r *http.Request, h *hub) {
+	pgn, err := h.b.PGN(r.Context())
+	if err != nil {
+		writeError(w, http.StatusServiceUnavailable, "%v", err)
+		return
+	}
+	w.Header().Set("Content-Type", "application/x-chess-pgn; charset=utf-8")
+	w.Header().Set("Content-Disposition", fmt.Sprintf(`attachment; filename="boardd-%s.pgn"`, h.b.ID()))
+	w.Header().Set("Cache-Control", "no-store")
+	io.WriteString(w, pgn)
+}
+
+// maxBody bounds request bodies: inputs are a few dozen bytes.
+const maxBody = 4096
+
+// readObject reads the body as one JSON object of string values.
+func readObject(w http.ResponseWriter, r *http.Request) (map[string]string, bool) {
+	dec := json.NewDecoder(http.MaxBytesReader(w, r.Body, maxBody))
+	var raw map[string]json.RawMessage
+	if err := dec.Decode(&raw); err != nil {
+		var mbe *http.MaxBytesError
+		if errors.As(err, &mbe) {
+			writeError(w, http.StatusRequestEntityTooLarge, "request body over %d bytes", maxBody)
+		} else {
+			writeError(w, http.StatusBadRequest, "request body: want one JSON object: %v", strings.TrimPrefix(err.Error(), "json: "))
+		}
+		return nil, false
+	}
+	if dec.More() {
+		writeError(w, http.StatusBadRequest, "request body: more than one JSON value")
+		return nil, false
+	}
+	if raw == nil {
+		writeError(w, http.StatusBadRequest, "request body: want one JSON object, not null")
+		return nil, false
+	}
+	out := make(map[string]string, len(raw))
+	for k, v := range raw {
+		var sv string
+		if err := json.Unmarshal(v, &sv); err != nil {
+			writeError(w, http.StatusBadRequest, "request body: %q: want a string", k)
+			return nil, false
+		}
+		out[k] = sv
+	}
+	return out, true
+}
+
+// inputKinds are the keys of a player input, as in trace format v1.
+const inputKinds = "lift, place, press, promote, choose"
+
+func (s *Server) input(w http.ResponseWriter, r *http.Request, h *hub) {
+	who, ok := s.authenticate(w, r)
+	if !ok {
+		return
+	}
+	if !h.b.Simulated() {
+		writeError(w, http.StatusForbidden, "board %s reads its sensors: its inputs come from the board, not the page", h.b.ID())
+		return
+	}
+	if who != arbiterRole && !s.hostAllowed(r) {
+		writeError(w, http.StatusForbidden, "host %q is not one this console answers to for the simulated board without the arbiter token", r.Host)
+		return
+	}
+	obj, ok := readObject(w, r)
+	if !ok {
+		return
+	}
+	kinds := 0
+	for k := range obj {
+		switch k {
+		case "lift", "place", "press", "promote", "choose":
+			kinds++
+		case "side":
+		default:
+			writeError(w, http.StatusBadRequest, "input: unknown key %q: want one of %s, with side", k, inputKinds)
+			return
+		}
+	}
+	if kinds != 1 {
+		writeError(w, http.StatusBadRequest, "input: want exactly one of %s", inputKinds)
+		return
+	}
+	if _, ok := obj["choose"]; ok && obj["side"] == trace.SideArbiter {
+		writeError(w, http.StatusForbidden, "choosing as the arbiter needs the arbiter token: POST /api/boards/%s/arbiter", h.b.ID())
+		return
+	}
+	wire := make(map[string]any, len(obj)+1)
+	for k, v := range obj {
+		wire[k] = v
+	}
+	wire["t"] = 0
+	text, _ := json.Marshal(wire)
+	l, err := trace.Parse(text)
+	if err != nil {
+		writeError(w, http.StatusBadRequest, "input: %v", err)
+		return
+	}
+	s.submit(w, r, h, l)
+}
+
+var optionPattern = regexp.MustCompile(`^[a-z][a-z0-9-]{0,31}$`)
+
+func (s *Server) arbiter(w http.ResponseWriter, r *http.Request, h *hub) {
+	who, ok := s.authenticate(w, r)
+	if !ok {
+		return
+	}
+	if who != arbiterRole {
+		if s.opts.Token == "" {
+			writeError(w, http.StatusForbidden, "this console has no arbiter token: nobody may act as the arbiter")
+		} else {
+			writeError(w, http.StatusUnauthorized, "arbiter token required: spectators take no part in the game (nycc:XVII)")
+		}
+		return
+	}
+	obj, ok := readObject(w, r)
+	if !ok {
+		return
+	}
+	for k := range obj {
+		if k != "action" && k != "option" && k != "value" {
+			writeError(w, http.StatusBadRequest, "arbiter: unknown key %q: want action, option, value", k)
+			return
+		}
+	}
+	action, option, value := obj["action"], obj["option"], obj["value"]
+	var l trace.Line
+	switch action {
+	case ActionChoose:
+		if !optionPattern.MatchString(option) {
+			writeError(w, http.StatusBadRequest, "arbiter choose: option %q: want an option id such as stand or move-touched", option)
+			return
+		}
+		if value != "" {
+			writeError(w, http.StatusBadRequest, "arbiter choose: takes no value")
+			return
+		}
+		l = trace.Line{Kind: trace.Choose, Option: option, Side: trace.SideArbiter}
+	case ActionNewGame, ActionAnnul, ActionLaws:
+		if option != "" {
+			writeError(w, http.StatusBadRequest, "arbiter %s: takes no option", action)
+			return
+		}
+		switch action {
+		case ActionNewGame:
+			if value != "" {
+				if _, err := board.ParseFEN(value); err != nil {
+					writeError(w, http.StatusBadRequest, "arbiter new-game: value %q: want a FEN to set up, or none: %v", value, err)
+					return
+				}
+			}
+		case ActionAnnul:
+			if value != "" {
+				writeError(w, http.StatusBadRequest, "arbiter annul: takes no value")
+				return
+			}
+		case ActionLaws:
+			if _, err := arbiter.Lookup(value); err != nil {
+				writeError(w, http.StatusBadRequest, "arbiter laws: %v", err)
+				return
+			}
+		}
+		l = trace.Line{Kind: trace.Arbiter, Action: action, Value: value, Side: trace.SideArbiter}
+	default:
+		writeError(w, http.StatusBadRequest, "arbiter: action %q: want %s, %s, %s or %s", action, ActionChoose, ActionNewGame, ActionAnnul, ActionLaws)
+		return
+	}
+	s.log.Info("arbiter action", "board", h.b.ID(), "action", action, "option", option, "value", value, "from", r.RemoteAddr)
+	s.submit(w, r, h, l)
+}
+
+func (s *Server) submit(w http.ResponseWriter, r *http.Request, h *hub, l trace.Line) {
+	err := h.b.Submit(r.Context(), l)
+	var refused *RefusedError
+	switch {
+	case err == nil:
+		h.poke()
+		writeJSON(w, http.StatusOK, map[string]bool{"ok": true})
+	case errors.Is(err, errors.ErrUnsupported):
+		writeError(w, http.StatusNotImplemented, "%v", err)
+	case errors.As(err, &refused):
+		writeError(w, http.StatusConflict, "%v", err)
+	case errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled):
+		writeError(w, http.StatusServiceUnavailable, "%v", err)
+	default:
+		writeError(w, http.StatusInternalServerError, "%v", err)
+	}
+}
+
+// hostAllowed reports whether the request's Host may drive a simulated
+// board without the token: an IP address, localhost, or a configured name.
+func (s *Server) hostAllowed(r *http.Request) bool {
+	host := r.Host
+	if h, _, err := net.SplitHostPort(host); err == nil {
+		host = h
+	}
+	host = strings.ToLower(strings.TrimSuffix(strings.Trim(host, "[]"), "."))
+	if net.ParseIP(host) != nil || host == "localhost" || strings.HasSuffix(host, ".localhost") {
+		return true
+	}
+	return s.hosts[host]
+}
