@@ -81,7 +81,7 @@ func (d *daemon) startConsole() error {
 	if created {
 		d.log.Info("arbiter token created; it is shown this once and kept in "+path, "token", token, "arbiter_url", url+"#token="+token)
 	} else {
-		d.log.Info("arbiter token kept in "+path+" (readable by boardd only)")
+		d.log.Info("arbiter token kept in " + path + " (readable by boardd only)")
 	}
 	return nil
 }
