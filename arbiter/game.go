@@ -30,6 +30,12 @@ type Options struct {
 	Clocked bool
 	// Tags are extra PGN tags (Event, Site, White, Black, Round, Date).
 	Tags map[string]string
+
+	// Odds names the men given as odds (see oddsPosition); the giver has
+	// the move unless it gives the move too.
+	Odds string
+
+	keepSetup bool // a new game starts from Setup rather than the initial position
 }
 
 // record is one move of the game as played.
@@ -65,11 +71,18 @@ type decision struct {
 	beforeFirst *board.Analysis // successive moves: before the offender's earlier move
 	provisional *board.Analysis // the position as it stands on the board
 	reading     *gesture.Reading
-	pre         bool         // reported on release of a touched man, before any move
-	touched     board.Square // the man touched or moved
-	adverse     board.Square // the adverse man touched or taken
-	taken       board.Square // sarratt1808:12: the own man taken
-	castleKing  board.Move   // the castling the move attempted
+	pre         bool // reported on release of a touched man, before any move
+	recorded    bool // the offending move is already recorded (a false check, a late announcement)
+	recallTo    int  // recorded: how many moves remain after a recall
+	restart     *board.Analysis
+	// lapseByOffender: the right lapses when the offender acts (a false
+	// check: once the checker moves, or touches under nycc:IV).
+	lapseByOffender bool
+	lapseOnTouch    bool
+	touched         board.Square // the man touched or moved
+	adverse         board.Square // the adverse man touched or taken
+	taken           board.Square // sarratt1808:12: the own man taken
+	castleKing      board.Move   // the castling the move attempted
 }
 
 // Game is a game under a law-set. It implements gesture.Judge. It is not safe
@@ -84,16 +97,19 @@ type Game struct {
 	keys    []board.RepetitionKey
 	out     []Report
 
-	pending  *decision
-	imposed  *obligation
-	touched  []gesture.TouchMark // unannounced touches of the side to move this turn
-	illegal  [2]int              // fide2023:7.5.5 completed illegal moves
-	count    *countState
-	restored *restoreState
-	result   *Report
-	annulled int
-	lastMove board.Move
-	hasLast  bool
+	pending    *decision
+	imposed    *obligation
+	touched    []gesture.TouchMark // unannounced touches of the side to move this turn
+	illegal    [2]int              // fide2023:7.5.5 completed illegal moves
+	count      *countState
+	restored   *restoreState
+	result     *Report
+	checks     *checkState
+	announce   [2]bool
+	falseCheck *falseCheckState
+	annulled   int
+	lastMove   board.Move
+	hasLast    bool
 	// OnIllegal, when set, is told of each completed illegal move under a
 	// law-set with time penalties (the clock adds time to the opponent).
 	OnIllegal func(t time.Duration, offender board.Color, count int)
@@ -116,16 +132,25 @@ func NewGame(opts Options) (*Game, error) {
 		return nil, fmt.Errorf("arbiter: no law-set")
 	}
 	start := board.Start()
-	if opts.Setup != "" {
+	switch {
+	case opts.Setup != "" && opts.Odds != "":
+		return nil, fmt.Errorf("arbiter: a set-up position and odds together: give one")
+	case opts.Setup != "":
 		var err error
 		if start, err = board.ParseFEN(opts.Setup); err != nil {
 			return nil, fmt.Errorf("arbiter: setup: %w", err)
+		}
+	case opts.Odds != "":
+		var err error
+		if start, err = oddsPosition(opts.Odds); err != nil {
+			return nil, fmt.Errorf("arbiter: %w", err)
 		}
 	}
 	a, err := board.Analyse(start)
 	if err != nil {
 		return nil, fmt.Errorf("arbiter: setup: %w", err)
 	}
+	opts.keepSetup = opts.Setup != "" || opts.Odds != ""
 	g := &Game{opts: opts, laws: opts.Laws, startAt: a}
 	g.begin(a)
 	return g, nil
@@ -136,6 +161,7 @@ func (g *Game) begin(a *board.Analysis) {
 	g.moves = nil
 	g.keys = []board.RepetitionKey{a.Position.Key()}
 	g.pending, g.imposed, g.touched, g.count, g.restored, g.result = nil, nil, nil, nil, nil, nil
+	g.checks, g.falseCheck, g.announce = nil, nil, [2]bool{}
 	g.illegal = [2]int{}
 	g.hasLast = false
 	g.exp = gesture.Expectation{Mode: gesture.Play, Analysis: a}
@@ -203,8 +229,13 @@ func (g *Game) onTouch(gs gesture.Gesture) {
 	if g.result != nil {
 		return
 	}
-	if p := g.pending; p != nil && !p.pre && g.laws.LapseOnTouch && gs.Side == p.offender.Other() && gs.Side == g.cur.Position.Turn {
-		g.lapse(gs.T)
+	if p := g.pending; p != nil && !p.pre {
+		switch {
+		case p.lapseByOffender && p.lapseOnTouch && gs.Side == p.offender:
+			g.lapse(gs.T)
+		case !p.lapseByOffender && g.laws.LapseOnTouch && gs.Side == p.offender.Other() && gs.Side == g.cur.Position.Turn:
+			g.lapse(gs.T)
+		}
 	}
 	if gs.Side == g.cur.Position.Turn {
 		g.touched = append(g.touched, gesture.TouchMark{T: gs.T, Square: gs.Square, Man: gs.Man})
@@ -253,10 +284,6 @@ func (g *Game) onAdjust(gs gesture.Gesture) {
 	g.imposed = &obligation{side: side, what: OptKing, noCastle: g.laws.KingPenaltyNoCastling, law: r.law, square: kingSq}
 	g.raise(gs.T, d)
 }
-
-// checkExempt reports whether touch-move penalties cannot be enforced because
-// the side's king is in an uncalled check (hastings1895:VI).
-func (g *Game) checkExempt() bool { return false }
 
 func capturable(a *board.Analysis, sq board.Square) bool {
 	for _, m := range a.Moves {

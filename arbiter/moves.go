@@ -16,6 +16,10 @@ func (g *Game) onMove(gs gesture.Gesture) {
 	}
 	if p := g.pending; p != nil {
 		switch {
+		case p.lapseByOffender:
+			if rd.Mover == p.offender {
+				g.lapse(t)
+			}
 		case p.pre && rd.Mover == p.offender:
 			// The offender moved before the offended chose: the obligation
 			// in force decides (see checkObligations).
@@ -29,10 +33,38 @@ func (g *Game) onMove(gs gesture.Gesture) {
 	}
 	if rd.Legal {
 		g.legalMove(t, rd)
+	} else if g.mayIgnoreCheck(rd) {
+		// The king may stay in a check nobody announced.
+		g.recordPhysical(t, rd)
+		g.afterMove(t)
 	} else {
 		g.falseMove(t, rd)
 	}
 	g.touched = g.touched[:0]
+	if g.pending == nil && g.result == nil {
+		g.afterFalseCheck(t, rd.Mover)
+	}
+}
+
+// recordPhysical records a move the rules of movement forbid but the law-set
+// lets stand without a ruling, with the men as they physically stand.
+func (g *Game) recordPhysical(t time.Duration, rd *gesture.Reading) {
+	before := g.cur
+	p := before.Position
+	p.Men = rd.After
+	p.Turn = rd.Mover.Other()
+	p.EnPassant = board.NoSquare
+	p.HalfMoves++
+	if rd.Mover == board.Black {
+		p.FullMove++
+	}
+	p.Castling &= castlingStillPossible(&p)
+	a, err := board.Analyse(p)
+	if err != nil {
+		a = before
+	}
+	d := &decision{reading: rd, before: before, provisional: a}
+	g.recordStanding(t, d)
 }
 
 // legalMove judges a move the rules of movement allow.
@@ -409,6 +441,7 @@ func (g *Game) record(t time.Duration, rd *gesture.Reading, before *board.Analys
 	g.moves = append(g.moves, rec)
 	g.lastMove, g.hasLast = m, true
 	g.emit(Report{Type: "move", T: t, Side: rd.Mover.String(), UCI: rec.uci, SAN: san, FEN: rec.fen})
+	g.noteCheck(rd.Mover)
 }
 
 func (g *Game) setPosition(p board.Position, before *board.Analysis) {
@@ -440,6 +473,7 @@ func (g *Game) recordStanding(t time.Duration, d *decision) {
 	g.moves = append(g.moves, rec)
 	g.lastMove, g.hasLast = m, true
 	g.emit(Report{Type: "move", T: t, Side: rd.Mover.String(), UCI: rec.uci, SAN: san, FEN: rec.fen})
+	g.noteCheck(rd.Mover)
 }
 
 func (g *Game) comment(c string) {
@@ -510,6 +544,26 @@ func (g *Game) apply(t time.Duration, option, by string) {
 		return
 	}
 	side := d.offender
+	if d.recorded {
+		switch option {
+		case OptStand:
+			g.comment(fmt.Sprintf("%s, %s: %s by %s", d.kind, d.law, OptStand, by))
+		case OptAnnul:
+			g.annulled++
+			g.startAt = d.restart
+			g.begin(d.restart)
+			g.exp = gesture.Expectation{Mode: gesture.Restore, Analysis: d.restart}
+		case OptRecall:
+			g.comment(fmt.Sprintf("%s, %s: moves recalled by %s", d.kind, d.law, by))
+			keep := d.recallTo
+			if keep < len(g.moves) {
+				g.moves = g.moves[:keep]
+			}
+			g.keys = g.keys[:min(len(g.keys), keep+1)]
+			g.restoreTo(t, d.before, nil)
+		}
+		return
+	}
 	switch option {
 	case OptStand, OptKeepAll:
 		g.stand(t, d, by)

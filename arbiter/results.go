@@ -98,7 +98,15 @@ func (g *Game) onPress(gs gesture.Gesture) {
 	}
 	switch gs.Button {
 	case "claim":
+		if p := g.pending; p != nil && p.kind == KindSetup {
+			return
+		}
+		if g.setupClaim(gs.T, gs.Side) {
+			return
+		}
 		g.claim(gs.T, gs.Side)
+	case "check":
+		g.onCheckPress(gs.T, gs.Side)
 	}
 }
 

@@ -67,6 +67,9 @@ func New(opts Options, judge Judge, exp Expectation, physical board.Occupancy) *
 // Options returns the recogniser's options with defaults filled in.
 func (r *Recogniser) Options() Options { return r.opts }
 
+// SetOptions changes the recogniser's options (after a change of law-set).
+func (r *Recogniser) SetOptions(o Options) { r.opts = o.withDefaults() }
+
 // Occupancy returns the board as the recogniser last saw it.
 func (r *Recogniser) Occupancy() board.Occupancy { return r.occ }
 
@@ -92,6 +95,9 @@ func (r *Recogniser) Syncing() (waiting, mismatch bool) { return r.syncing, r.mi
 // SetExpectation replaces what the board is expected to show (after a ruling,
 // an arbiter action or a new game), dropping the episode in progress.
 func (r *Recogniser) SetExpectation(t time.Duration, exp Expectation) {
+	if exp.Mode == r.exp.Mode && exp.Analysis == r.exp.Analysis {
+		return
+	}
 	r.expect(t, exp)
 }
 

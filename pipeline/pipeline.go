@@ -28,6 +28,7 @@ import (
 type Options struct {
 	Laws       string        // law-set id
 	Setup      string        // FEN to start from; empty for the initial position
+	Odds       string        // men given as odds (see arbiter.Options.Odds)
 	Tournament bool          // every penalty exacted by the arbiter
 	Clocked    bool          // a time control runs (moves complete by the clock press under fide2023)
 	Debounce   time.Duration // per-square debounce window (sensor.DefaultDebounce if zero)
@@ -64,7 +65,7 @@ func New(opts Options, sink led.Sink, observe func(arbiter.Report)) (*Pipeline, 
 	if err != nil {
 		return nil, err
 	}
-	game, err := arbiter.NewGame(arbiter.Options{Laws: laws, Setup: opts.Setup, Tournament: opts.Tournament, Clocked: opts.Clocked, Tags: opts.Tags})
+	game, err := arbiter.NewGame(arbiter.Options{Laws: laws, Setup: opts.Setup, Odds: opts.Odds, Tournament: opts.Tournament, Clocked: opts.Clocked, Tags: opts.Tags})
 	if err != nil {
 		return nil, err
 	}
@@ -231,10 +232,25 @@ func (p *Pipeline) Input(l trace.Line) error {
 	case trace.Setup:
 		return fmt.Errorf("setup must come first")
 	case trace.Arbiter:
-		p.Advance(l.T)
-		p.log.Warn("arbiter action not understood here", "action", l.Action)
+		if err := p.Action(l.T, l.Action, l.Value); err != nil {
+			p.log.Warn("arbiter action not applied", "action", l.Action, "value", l.Value, "err", err)
+		}
 	}
 	return nil
+}
+
+// Action carries out an arbiter action (new-game, annul, laws, result).
+func (p *Pipeline) Action(t time.Duration, action, value string) error {
+	p.Advance(t)
+	err := p.game.Action(t, action, value)
+	if err == nil && action == arbiter.ActionLaws {
+		o := p.rec.Options()
+		o.RookFirstCastling = p.game.Laws().RookFirstCastling
+		p.rec.SetOptions(o)
+	}
+	p.rec.SetExpectation(t, p.game.Expectation())
+	p.settle(t)
+	return err
 }
 
 // settle hands out reports, recomposes the LED frame and recomputes the

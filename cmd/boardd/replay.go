@@ -21,6 +21,7 @@ func runReplay(ctx context.Context, env *environment, args []string) int {
 	laws := fs.String("laws", "fide2023", "law-set id: "+lawIDs())
 	tracePath := fs.String("trace", "-", "trace file to replay, or - for standard input")
 	tournament := fs.Bool("tournament", false, "tournament mode: the arbiter exacts every penalty, nobody may waive one")
+	odds := fs.String("odds", "", "a game at odds: the men given (squares, or pawn, knight, rook, queen, pawn-and-move), comma-separated; add 'move' to give the move too")
 	logLevel := fs.String("log-level", "warn", "log level on stderr: debug, info, warn or error")
 	if err := fs.Parse(args); err != nil {
 		return 2
@@ -46,7 +47,7 @@ func runReplay(ctx context.Context, env *environment, args []string) int {
 	}
 	out := bufio.NewWriterSize(env.stdout, 64*1024)
 	defer out.Flush()
-	err = replay(ctx, in, out, pipeline.Options{Laws: *laws, Tournament: *tournament, Logger: logger})
+	err = replay(ctx, in, out, pipeline.Options{Laws: *laws, Tournament: *tournament, Odds: *odds, Logger: logger})
 	var te *trace.Error
 	switch {
 	case errors.As(err, &te):

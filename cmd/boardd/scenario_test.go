@@ -20,10 +20,11 @@ import (
 //	# flags: --tournament
 //	# expect: irregularity kind=touch-move law=sarratt1808:7 options=stand,move-touched
 //	# expect-not: irregularity
+//	# expect: end fen=rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR_w_KQkq_-_0_1
 //
 // Expectations must appear in order (other lines may come between them);
 // each key=value must equal the output line's field (options compares the
-// option ids in order). expect-not lines must match no output line at all.
+// option ids in order; an underscore in a value stands for a space). expect-not lines must match no output line at all.
 type scenario struct {
 	laws    string
 	flags   []string
@@ -66,7 +67,7 @@ func parseScenario(t *testing.T, data []byte) scenario {
 			e := expectation{typ: parts[0], fields: map[string]string{}, text: rest}
 			for _, p := range parts[1:] {
 				k, v, _ := strings.Cut(p, "=")
-				e.fields[k] = v
+				e.fields[k] = strings.ReplaceAll(v, "_", " ") // FENs are written with _ for spaces
 			}
 			if key == "expect" {
 				sc.expect = append(sc.expect, e)
