@@ -1,0 +1,113 @@
+// Package journaltest makes the hand events of whole games, for tests of
+// code that journals and recovers games: what a player's hands do on the
+// board for each move, as trace lines.
+package journaltest
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/boardd/boardd/board"
+	"github.com/boardd/boardd/trace"
+)
+
+// Timing spaces the events of a game.
+type Timing struct {
+	Step  time.Duration // between the events of one move
+	Pause time.Duration // after the last event of a move
+}
+
+// Player plays moves onto a board and writes the hand events.
+type Player struct {
+	Pos    board.Position
+	T      time.Duration // the time of the next event
+	Timing Timing
+	Lines  []trace.Line
+}
+
+// NewPlayer starts from the initial position at time t.
+func NewPlayer(t time.Duration, tm Timing) *Player {
+	return &Player{Pos: board.Start(), T: t, Timing: tm}
+}
+
+func (p *Player) event(k trace.Kind, sq board.Square) {
+	p.Lines = append(p.Lines, trace.Line{T: p.T, Kind: k, Square: sq})
+	p.T += p.Timing.Step
+}
+
+// Move plays moves given in UCI (no promotions): lift and place for a plain
+// move, the victim lifted first for a capture, king then rook for castling,
+// the victim lifted last for en passant.
+func (p *Player) Move(ucis ...string) error {
+	for _, u := range ucis {
+		m, err := board.ParseUCI(u)
+		if err != nil {
+			return err
+		}
+		a, err := board.Analyse(p.Pos)
+		if err != nil {
+			return err
+		}
+		if !a.IsLegal(m) {
+			return fmt.Errorf("journaltest: %s is not legal in %s", u, p.Pos.FEN())
+		}
+		if p.Pos.IsPromotion(m) {
+			return fmt.Errorf("journaltest: %s: promotions are not played", u)
+		}
+		occ := p.Pos.Occupancy()
+		switch {
+		case p.Pos.IsCastling(m):
+			rf, rt := board.CastlingRook(m.From, m.To)
+			p.event(trace.Lift, m.From)
+			p.event(trace.Place, m.To)
+			p.event(trace.Lift, rf)
+			p.event(trace.Place, rt)
+		case p.Pos.IsEnPassant(m):
+			p.event(trace.Lift, m.From)
+			p.event(trace.Place, m.To)
+			p.event(trace.Lift, board.EnPassantVictim(m))
+		case occ.Has(m.To):
+			p.event(trace.Lift, m.To)
+			p.event(trace.Lift, m.From)
+			p.event(trace.Place, m.To)
+		default:
+			p.event(trace.Lift, m.From)
+			p.event(trace.Place, m.To)
+		}
+		p.T += p.Timing.Pause - p.Timing.Step
+		p.Pos = p.Pos.Apply(m)
+	}
+	return nil
+}
+
+// Touch lifts the man on sq and puts it back (a touch).
+func (p *Player) Touch(sq string) error {
+	s, err := board.ParseSquare(sq)
+	if err != nil {
+		return err
+	}
+	p.event(trace.Lift, s)
+	p.event(trace.Place, s)
+	p.T += p.Timing.Pause - p.Timing.Step
+	return nil
+}
+
+// Press presses a button.
+func (p *Player) Press(button, side string) {
+	p.Lines = append(p.Lines, trace.Line{T: p.T, Kind: trace.Press, Button: button, Side: side})
+	p.T += p.Timing.Pause
+}
+
+// Reset clears the board and sets up the initial position, as players do
+// after a game.
+func (p *Player) Reset() {
+	for _, sq := range p.Pos.Occupancy().Squares() {
+		p.event(trace.Lift, sq)
+	}
+	p.T += p.Timing.Pause
+	p.Pos = board.Start()
+	for _, sq := range p.Pos.Occupancy().Squares() {
+		p.event(trace.Place, sq)
+	}
+	p.T += p.Timing.Pause - p.Timing.Step
+}

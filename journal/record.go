@@ -1,0 +1,339 @@
+package journal
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/boardd/boardd/arbiter"
+	"github.com/boardd/boardd/board"
+	"github.com/boardd/boardd/pipeline"
+	"github.com/boardd/boardd/trace"
+)
+
+// Version is the journal format version written in every header.
+const Version = 1
+
+// Kind is the kind of a journal record.
+type Kind uint8
+
+// The kinds of journal record.
+const (
+	// KindHeader opens a game's journal: the game number, the law-set and
+	// every option the replay needs. Its key is "journal".
+	KindHeader Kind = iota + 1
+	// KindInput is an input in trace format v1 (lift, place, frame, press,
+	// choose, promote, arbiter).
+	KindInput
+	// KindReport is what boardd decided, as `boardd replay` prints it. Its
+	// key is "type".
+	KindReport
+	// KindTag sets a PGN tag learnt during the game (the date, once the
+	// clock is synchronised). Its key is "tag".
+	KindTag
+)
+
+// String names the kind.
+func (k Kind) String() string {
+	switch k {
+	case KindHeader:
+		return "header"
+	case KindInput:
+		return "input"
+	case KindReport:
+		return "report"
+	case KindTag:
+		return "tag"
+	}
+	return "unknown"
+}
+
+// Header opens a game's journal and holds everything needed to replay it:
+// the journal replays with these options, not with whatever the daemon is
+// configured with now, so a game keeps its law-set across a restart.
+type Header struct {
+	Game       uint64            // the game's number in this state directory, from 1
+	Laws       string            // law-set id
+	Setup      string            // FEN the game started from; empty for the initial position
+	Tournament bool              // every penalty exacted by the arbiter
+	Clocked    bool              // a time control runs
+	Tags       map[string]string // PGN tags (Date is "????.??.??" until the clock is synchronised)
+	Started    time.Time         // wall-clock start of the game; zero when the clock was not synchronised
+	Physical   *board.Occupancy  // what the board read at the start, when not the start position
+	Debounce   time.Duration     // sensor debounce window (zero: the default)
+	Settle     time.Duration     // gesture options (zero: the defaults)
+	OpenWait   time.Duration
+	Jadoube    time.Duration
+}
+
+// NewHeader returns the header of game number game played with opts.
+func NewHeader(game uint64, opts pipeline.Options, started time.Time) Header {
+	h := Header{
+		Game: game, Laws: opts.Laws, Setup: opts.Setup, Tournament: opts.Tournament, Clocked: opts.Clocked,
+		Tags: map[string]string{}, Started: started, Debounce: opts.Debounce,
+		Settle: opts.Gesture.Settle, OpenWait: opts.Gesture.OpenWait, Jadoube: opts.Gesture.Jadoube,
+	}
+	for k, v := range opts.Tags {
+		h.Tags[k] = v
+	}
+	if opts.Physical != nil {
+		occ := *opts.Physical
+		h.Physical = &occ
+	}
+	return h
+}
+
+// Options returns the pipeline options of the game: base (the logger and
+// anything the header does not hold) with the header's settings over it. The
+// tags are a copy.
+func (h Header) Options(base pipeline.Options) pipeline.Options {
+	o := base
+	o.Laws, o.Setup, o.Tournament, o.Clocked = h.Laws, h.Setup, h.Tournament, h.Clocked
+	o.Debounce = h.Debounce
+	o.Gesture.Settle, o.Gesture.OpenWait, o.Gesture.Jadoube = h.Settle, h.OpenWait, h.Jadoube
+	o.Tags = make(map[string]string, len(h.Tags))
+	for k, v := range h.Tags {
+		o.Tags[k] = v
+	}
+	o.Physical = nil
+	if h.Physical != nil {
+		occ := *h.Physical
+		o.Physical = &occ
+	}
+	return o
+}
+
+// Record is one line of a journal.
+type Record struct {
+	Seq    uint64         // the journal's sequence number, increasing across restarts and games
+	T      time.Duration  // the game time of the line
+	Kind   Kind           // which of the fields below is meaningful
+	Header *Header        // KindHeader
+	Input  trace.Line     // KindInput (Input.Seq == Seq, Input.T == T)
+	Report arbiter.Report // KindReport
+	Tag    string         // KindTag: the PGN tag
+	Value  string         // KindTag: its value
+	Raw    []byte         // the line as stored, without its newline
+}
+
+// headerWire is the JSON shape of a header after "t" and "seq".
+type headerWire struct {
+	Journal    int               `json:"journal"`
+	Game       uint64            `json:"game"`
+	Laws       string            `json:"laws"`
+	Setup      string            `json:"fen,omitempty"`
+	Tournament bool              `json:"tournament,omitempty"`
+	Clocked    bool              `json:"clocked,omitempty"`
+	Tags       map[string]string `json:"tags,omitempty"`
+	Started    string            `json:"started,omitempty"`
+	Physical   string            `json:"physical,omitempty"`
+	Debounce   float64           `json:"debounce_ms,omitempty"`
+	Settle     float64           `json:"settle_ms,omitempty"`
+	OpenWait   float64           `json:"open_wait_ms,omitempty"`
+	Jadoube    float64           `json:"jadoube_ms,omitempty"`
+}
+
+// reportWire is the JSON shape of a report (arbiter.Report.AppendJSON).
+type reportWire struct {
+	Type       string           `json:"type"`
+	Side       string           `json:"side"`
+	Square     string           `json:"square"`
+	Piece      string           `json:"piece"`
+	Announced  bool             `json:"announced"`
+	UCI        string           `json:"uci"`
+	SAN        string           `json:"san"`
+	FEN        string           `json:"fen"`
+	WhiteClock string           `json:"white_clock"`
+	BlackClock string           `json:"black_clock"`
+	Kind       string           `json:"kind"`
+	Law        string           `json:"law"`
+	Offender   string           `json:"offender"`
+	Chooser    string           `json:"chooser"`
+	Options    []arbiter.Option `json:"options"`
+	Option     string           `json:"option"`
+	By         string           `json:"by"`
+	Missing    []string         `json:"missing"`
+	Extra      []string         `json:"extra"`
+	Result     string           `json:"result"`
+	Reason     string           `json:"reason"`
+	PGN        string           `json:"pgn"`
+	Button     string           `json:"button"`
+}
+
+// probe finds which kind of record a line is.
+type probe struct {
+	T       *float64 `json:"t"`
+	Seq     *uint64  `json:"seq"`
+	Journal *int     `json:"journal"`
+	Type    *string  `json:"type"`
+	Tag     *string  `json:"tag"`
+	Value   string   `json:"value"`
+}
+
+func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
+
+func fromMS(v float64) time.Duration { return time.Duration(math.Round(v * float64(time.Millisecond))) }
+
+// appendPrefix writes `{"t":T,"seq":S` onto dst.
+func appendPrefix(dst []byte, t time.Duration, seq uint64) []byte {
+	dst = append(dst, `{"t":`...)
+	dst = strconv.AppendFloat(dst, ms(t), 'f', -1, 64)
+	dst = append(dst, `,"seq":`...)
+	return strconv.AppendUint(dst, seq, 10)
+}
+
+// AppendHeader writes h as a journal line (with its newline) onto dst.
+func AppendHeader(dst []byte, t time.Duration, seq uint64, h Header) ([]byte, error) {
+	w := headerWire{
+		Journal: Version, Game: h.Game, Laws: h.Laws, Setup: h.Setup, Tournament: h.Tournament, Clocked: h.Clocked,
+		Tags: h.Tags, Debounce: ms(h.Debounce), Settle: ms(h.Settle), OpenWait: ms(h.OpenWait), Jadoube: ms(h.Jadoube),
+	}
+	if !h.Started.IsZero() {
+		w.Started = h.Started.UTC().Format(time.RFC3339)
+	}
+	if h.Physical != nil {
+		w.Physical = h.Physical.Hex()
+	}
+	body, err := json.Marshal(w)
+	if err != nil {
+		return dst, fmt.Errorf("journal: header: %w", err)
+	}
+	dst = appendPrefix(dst, t, seq)
+	dst = append(dst, ',')
+	dst = append(dst, body[1:]...)
+	return append(dst, '\n'), nil
+}
+
+// AppendReport writes r as a journal line (with its newline) onto dst.
+func AppendReport(dst []byte, seq uint64, r *arbiter.Report) []byte {
+	dst = append(dst, `{"seq":`...)
+	dst = strconv.AppendUint(dst, seq, 10)
+	dst = append(dst, ',')
+	start := len(dst)
+	dst = r.AppendJSON(dst)
+	// AppendJSON opens the object itself: drop its brace.
+	copy(dst[start:], dst[start+1:])
+	dst = dst[:len(dst)-1]
+	return append(dst, '\n')
+}
+
+// AppendInput writes l as a journal line (trace format v1, with its
+// newline) onto dst, numbered seq.
+func AppendInput(dst []byte, seq uint64, l trace.Line) []byte {
+	l.Seq = seq
+	return trace.Append(dst, l)
+}
+
+// AppendTag writes a tag record (with its newline) onto dst.
+func AppendTag(dst []byte, t time.Duration, seq uint64, tag, value string) []byte {
+	dst = appendPrefix(dst, t, seq)
+	dst = append(dst, `,"tag":`...)
+	dst = strconv.AppendQuote(dst, tag)
+	dst = append(dst, `,"value":`...)
+	dst = strconv.AppendQuote(dst, value)
+	return append(dst, '}', '\n')
+}
+
+// ParseRecord reads one journal line (without its newline).
+func ParseRecord(line []byte) (Record, error) {
+	line = bytes.TrimSpace(line)
+	var p probe
+	if err := json.Unmarshal(line, &p); err != nil {
+		return Record{}, fmt.Errorf("not a JSON object: %s", strings.TrimPrefix(err.Error(), "json: "))
+	}
+	if p.Seq == nil || *p.Seq == 0 {
+		return Record{}, fmt.Errorf(`missing "seq" (the journal's sequence number)`)
+	}
+	if p.T == nil {
+		return Record{}, fmt.Errorf(`missing "t"`)
+	}
+	if *p.T < 0 || math.IsNaN(*p.T) || *p.T > 1e15 {
+		return Record{}, fmt.Errorf(`"t" %v is not a time in milliseconds`, *p.T)
+	}
+	r := Record{Seq: *p.Seq, T: fromMS(*p.T), Raw: line}
+	keys := 0
+	for _, present := range []bool{p.Journal != nil, p.Type != nil, p.Tag != nil} {
+		if present {
+			keys++
+		}
+	}
+	if keys > 1 {
+		return Record{}, fmt.Errorf(`more than one of "journal", "type" and "tag" on the line`)
+	}
+	switch {
+	case p.Journal != nil:
+		if *p.Journal != Version {
+			return Record{}, fmt.Errorf("journal version %d: this boardd reads version %d", *p.Journal, Version)
+		}
+		var w headerWire
+		if err := json.Unmarshal(line, &w); err != nil {
+			return Record{}, fmt.Errorf("header: %s", strings.TrimPrefix(err.Error(), "json: "))
+		}
+		h := &Header{
+			Game: w.Game, Laws: w.Laws, Setup: w.Setup, Tournament: w.Tournament, Clocked: w.Clocked, Tags: w.Tags,
+			Debounce: fromMS(w.Debounce), Settle: fromMS(w.Settle), OpenWait: fromMS(w.OpenWait), Jadoube: fromMS(w.Jadoube),
+		}
+		if h.Tags == nil {
+			h.Tags = map[string]string{}
+		}
+		if w.Laws == "" {
+			return Record{}, fmt.Errorf("header: no law-set")
+		}
+		if w.Setup != "" {
+			if _, err := board.ParseFEN(w.Setup); err != nil {
+				return Record{}, fmt.Errorf("header: fen: %v", err)
+			}
+		}
+		if w.Started != "" {
+			st, err := time.Parse(time.RFC3339, w.Started)
+			if err != nil {
+				return Record{}, fmt.Errorf("header: started %q: want an RFC 3339 time", w.Started)
+			}
+			h.Started = st
+		}
+		if w.Physical != "" {
+			u, err := strconv.ParseUint(w.Physical, 16, 64)
+			if err != nil || len(w.Physical) != 16 {
+				return Record{}, fmt.Errorf("header: physical %q: want 16 hex digits", w.Physical)
+			}
+			occ := board.Occupancy(u)
+			h.Physical = &occ
+		}
+		r.Kind, r.Header = KindHeader, h
+	case p.Type != nil:
+		var w reportWire
+		if err := json.Unmarshal(line, &w); err != nil {
+			return Record{}, fmt.Errorf("report: %s", strings.TrimPrefix(err.Error(), "json: "))
+		}
+		if w.Type == "" {
+			return Record{}, fmt.Errorf("report: empty type")
+		}
+		r.Kind = KindReport
+		r.Report = arbiter.Report{
+			Type: w.Type, T: r.T, Side: w.Side, Square: w.Square, Piece: w.Piece, Announced: w.Announced,
+			UCI: w.UCI, SAN: w.SAN, FEN: w.FEN, WhiteClock: w.WhiteClock, BlackClock: w.BlackClock,
+			Kind: w.Kind, Law: w.Law, Offender: w.Offender, Chooser: w.Chooser, Options: w.Options,
+			Option: w.Option, By: w.By, Missing: w.Missing, Extra: w.Extra, Result: w.Result, Reason: w.Reason,
+			PGN: w.PGN, Button: w.Button,
+		}
+	case p.Tag != nil:
+		if *p.Tag == "" {
+			return Record{}, fmt.Errorf("tag: empty name")
+		}
+		r.Kind, r.Tag, r.Value = KindTag, *p.Tag, p.Value
+	default:
+		l, err := trace.Parse(line)
+		if err != nil {
+			return Record{}, err
+		}
+		if l.Kind == trace.Setup {
+			return Record{}, fmt.Errorf("setup belongs in the header, not among the inputs")
+		}
+		r.Kind, r.Input = KindInput, l
+	}
+	return r, nil
+}

@@ -1,0 +1,166 @@
+package journal
+
+import (
+	"log/slog"
+	"time"
+
+	"github.com/boardd/boardd/arbiter"
+	"github.com/boardd/boardd/trace"
+)
+
+// UnknownDate is the PGN date of a game played before the clock was
+// synchronised.
+const UnknownDate = "????.??.??"
+
+// Recorder journals a running game. Register Input and Report with the
+// runner (pipeline.Runner.OnInput and OnReport): both run on the runner's
+// loop goroutine, where the game may be read. It rotates the journal when a
+// finished game gives way to a new one, keeps current.pgn and current.fen up
+// to date, and dates the game once the clock is synchronised.
+type Recorder struct {
+	j      *Journal
+	game   func() *arbiter.Game
+	header Header
+	tags   map[string]string
+	wall   func() (time.Time, bool)
+	log    *slog.Logger
+	watch  Watch
+	failed bool
+}
+
+// RecorderOptions configure a Recorder.
+type RecorderOptions struct {
+	// Game returns the live game; it is read on the loop goroutine only.
+	Game func() *arbiter.Game
+	// Header is the current game's header, as begun or read back.
+	Header Header
+	// Tags is the live game's tag map (the pipeline's Options.Tags, which
+	// the arbiter reads when it writes PGN): the Date learnt later is set
+	// in it. Nil: only the journal learns the date.
+	Tags map[string]string
+	// Wall returns the wall-clock time and whether the clock is
+	// synchronised (nil: never).
+	Wall func() (time.Time, bool)
+	// Logger gets journal errors; nil discards.
+	Logger *slog.Logger
+}
+
+// NewRecorder returns a recorder appending to j.
+func NewRecorder(j *Journal, o RecorderOptions) *Recorder {
+	if o.Wall == nil {
+		o.Wall = func() (time.Time, bool) { return time.Time{}, false }
+	}
+	if o.Logger == nil {
+		o.Logger = slog.New(slog.DiscardHandler)
+	}
+	return &Recorder{j: j, game: o.Game, header: o.Header, tags: o.Tags, wall: o.Wall, log: o.Logger}
+}
+
+// Header returns the current game's header.
+func (r *Recorder) Header() Header { return r.header }
+
+// Input journals an input before it is applied.
+func (r *Recorder) Input(l trace.Line) {
+	r.check(r.j.AppendInput(l))
+}
+
+// Report journals a report (syncing at moves, rulings, irregularities and
+// results), and rotates when a new game begins.
+func (r *Recorder) Report(rep arbiter.Report) {
+	r.check(r.j.AppendReport(&rep))
+	g := r.game()
+	if r.watch.Observe(&rep, g) {
+		r.rotate(rep.T)
+		return
+	}
+	if Durable(rep.Type) || rep.Type == "synced" {
+		if rep.Type == "move" {
+			r.learnDate(rep.T)
+		}
+		r.writeCurrent(g)
+	}
+}
+
+// Restored tells the recorder what the replay found: reports it remade that
+// the journal had lost are journalled, and a rotation owed is made at t.
+func (r *Recorder) Restored(rp *Replayed, t time.Duration) {
+	for i := range rp.Lost {
+		r.check(r.j.AppendReport(&rp.Lost[i]))
+	}
+	if rp.NewGame {
+		r.watch.pgn = rp.FinishedPGN
+		r.rotate(t)
+		return
+	}
+	g := r.game()
+	if g.Result() != nil {
+		r.watch.finished, r.watch.pgn = true, g.PGN()
+	}
+	r.check(r.j.Sync())
+	r.writeCurrent(g)
+}
+
+func (r *Recorder) rotate(t time.Duration) {
+	next := r.header
+	next.Tags = make(map[string]string, len(r.header.Tags))
+	for k, v := range r.header.Tags {
+		next.Tags[k] = v
+	}
+	next.Started, next.Tags["Date"] = time.Time{}, UnknownDate
+	if now, ok := r.wall(); ok {
+		next.Started, next.Tags["Date"] = now, now.Format("2006.01.02")
+	}
+	if r.tags != nil {
+		r.tags["Date"] = next.Tags["Date"]
+	}
+	h, err := r.j.Rotate(t, r.watch.FinishedPGN(), next)
+	r.check(err)
+	if err == nil {
+		r.header = h
+	}
+	g := r.game()
+	r.writeCurrent(g)
+}
+
+// learnDate dates a game begun before the clock was synchronised, once it
+// is: the start is taken as now less the game time since the header.
+func (r *Recorder) learnDate(t time.Duration) {
+	if d, ok := r.header.Tags["Date"]; ok && d != UnknownDate {
+		return
+	}
+	now, ok := r.wall()
+	if !ok {
+		return
+	}
+	start := now.Add(-(t - r.headerT()))
+	date := start.Format("2006.01.02")
+	if err := r.j.AppendTag(t, "Date", date); err != nil {
+		r.check(err)
+		return
+	}
+	r.header.Tags["Date"] = date
+	if r.tags != nil {
+		r.tags["Date"] = date
+	}
+}
+
+func (r *Recorder) writeCurrent(g *arbiter.Game) {
+	pos := g.Position()
+	r.check(r.j.WriteCurrent(g.PGN(), pos.FEN()))
+}
+
+func (r *Recorder) headerT() time.Duration { return r.j.headerT() }
+
+func (r *Recorder) check(err error) {
+	if err == nil {
+		if r.failed {
+			r.failed = false
+			r.log.Info("journal writing again")
+		}
+		return
+	}
+	if !r.failed {
+		r.log.Error("journal: the game is not being saved", "err", err)
+	}
+	r.failed = true
+}
