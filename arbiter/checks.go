@@ -164,7 +164,7 @@ func (g *Game) setupClaim(t time.Duration, side board.Color) bool {
 		return false
 	}
 	start := board.Start()
-	if g.startAt.Position.Men == start.Men {
+	if g.startAt.Position.Men == start.Men || !looksLikeInitialSetUp(&g.startAt.Position) {
 		return false
 	}
 	early := countMoves(g.moves, board.White) < 4 || countMoves(g.moves, board.Black) < 4
@@ -212,6 +212,32 @@ func (g *Game) setupClaim(t time.Duration, side board.Color) bool {
 	}
 	g.raise(t, d)
 	return true
+}
+
+// looksLikeInitialSetUp reports whether p is meant as the initial position:
+// move 1, with the men of a full set (one may be missing), so that it is a
+// set-up gone wrong rather than a composed position.
+func looksLikeInitialSetUp(p *board.Position) bool {
+	if p.FullMove != 1 {
+		return false
+	}
+	want := [7]int{board.Pawn: 8, board.Knight: 2, board.Bishop: 2, board.Rook: 2, board.Queen: 1, board.King: 1}
+	short := 0
+	for _, c := range [2]board.Color{board.White, board.Black} {
+		var n [7]int
+		for _, m := range p.Men {
+			if m != board.NoMan && m.Color() == c {
+				n[m.Kind()]++
+			}
+		}
+		for k := board.Pawn; k <= board.King; k++ {
+			if n[k] > want[k] {
+				return false
+			}
+			short += want[k] - n[k]
+		}
+	}
+	return short <= 1
 }
 
 func countMoves(ms []record, side board.Color) int {

@@ -233,7 +233,7 @@ func (g *Game) onTouch(gs gesture.Gesture) {
 		switch {
 		case p.lapseByOffender && p.lapseOnTouch && gs.Side == p.offender:
 			g.lapse(gs.T)
-		case !p.lapseByOffender && g.laws.LapseOnTouch && gs.Side == p.offender.Other() && gs.Side == g.cur.Position.Turn:
+		case !p.lapseByOffender && g.laws.LapseOnTouch && gs.Side == p.offender.Other() && gs.Side == g.exp.Analysis.Position.Turn:
 			g.lapse(gs.T)
 		}
 	}
@@ -360,7 +360,15 @@ func (g *Game) raise(t time.Duration, d *decision) {
 // lapse records that the offended player let the right to a penalty pass.
 func (g *Game) lapse(t time.Duration) {
 	d := g.pending
-	g.emit(Report{Type: "ruling", T: t, Option: OptStand, By: "lapse", Law: g.laws.LapseLaw})
-	g.stand(t, d, "lapse")
 	g.pending = nil
+	law := g.laws.LapseLaw
+	if d.lapseByOffender {
+		law = d.law
+	}
+	g.emit(Report{Type: "ruling", T: t, Option: OptStand, By: "lapse", Law: law})
+	if d.recorded || d.pre || d.reading == nil {
+		g.comment(fmt.Sprintf("%s, %s: lapsed", d.kind, d.law))
+		return
+	}
+	g.stand(t, d, "lapse")
 }

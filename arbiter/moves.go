@@ -190,13 +190,14 @@ func castlingStillPossible(p *board.Position) board.Castling {
 // feasible keeps the options that can be carried out in the position before
 // the offending move, each with its squares; it never returns none.
 func (g *Game) feasible(d *decision, ids []string) []Option {
-	a := d.before
-	if d.kind == KindSuccessive && d.beforeFirst != nil {
-		a = d.before
-	}
 	side := d.offender
 	var out []Option
 	for _, id := range ids {
+		a := d.before
+		if d.kind == KindSuccessive && d.beforeFirst != nil && id != OptKeepFirst {
+			// Recalling both moves gives the offender his turn back.
+			a = d.beforeFirst
+		}
 		var sqs []board.Square
 		ok := true
 		switch id {
@@ -390,14 +391,25 @@ func (g *Game) touchMoveViolation(rd *gesture.Reading) *decision {
 		return nil // fide2023:4.5: nothing touched can be moved or taken
 	}
 	// The historical codes: every touched man binds; the adversary elects.
+	// Only nycc:XI lets him require a king move instead when several men
+	// were touched.
+	plural := len(order) > 1 && g.laws.ID == "nycc"
 	for _, sq := range own {
 		if canMove(sq) && !honoured(sq) {
-			return newDecision("", sq, board.NoSquare, []string{OptStand, OptMoveTouched, OptKing})
+			ids := []string{OptStand, OptMoveTouched}
+			if plural {
+				ids = append(ids, OptKing)
+			}
+			return newDecision("", sq, board.NoSquare, ids)
 		}
 	}
 	for _, sq := range adverse {
 		if capturable(a, sq) && !(m.To == sq || honoured(sq) && sq != m.From) {
-			return newDecision(g.adverseTouchLaw(), board.NoSquare, sq, []string{OptStand, OptTakeTouched, OptKing})
+			ids := []string{OptStand, OptTakeTouched}
+			if plural {
+				ids = append(ids, OptKing)
+			}
+			return newDecision(g.adverseTouchLaw(), board.NoSquare, sq, ids)
 		}
 	}
 	return nil
@@ -584,7 +596,7 @@ func (g *Game) apply(t time.Duration, option, by string) {
 		return
 	}
 	target := d.before
-	if option == OptRecall && d.kind == KindSuccessive && d.beforeFirst != nil {
+	if (option == OptRecall || option == OptKing) && d.kind == KindSuccessive && d.beforeFirst != nil {
 		target = d.beforeFirst
 		g.moves = g.moves[:len(g.moves)-1]
 		if len(g.keys) > 1 {
