@@ -149,6 +149,10 @@ func (l *Local) onReport(rep arbiter.Report) {
 	case "clock":
 		l.clock = &Clock{White: rep.WhiteClock, Black: rep.BlackClock}
 	}
+	if rep.Type == "ruling" && rep.Option == arbiter.OptAnnul {
+		// The game begins anew: the annulment is its first note.
+		l.notes, l.ply = l.notes[:0], 0
+	}
 	if isNote(rep.Type) {
 		l.notes = append(l.notes, Note{Ply: l.ply, Report: js})
 		if over := len(l.notes) - l.opts.MaxNotes; over > 0 {
@@ -182,8 +186,14 @@ func (l *Local) onInput(in trace.Line) {
 				m.valid = false
 			}
 		}
-	case trace.Frame, trace.Arbiter, trace.Setup:
+	case trace.Frame, trace.Setup:
 		m.valid = false
+	case trace.Arbiter:
+		m.valid = false
+		if in.Action == arbiter.ActionNewGame {
+			// A new game: the notes of the last one go with it.
+			l.notes, l.ply, l.clock = nil, 0, nil
+		}
 	}
 	l.mu.Unlock()
 	l.notify(Change{})
@@ -287,11 +297,6 @@ func (l *Local) Submit(ctx context.Context, in trace.Line) error {
 			return fmt.Errorf("console: board %s not answering: %w", l.opts.ID, err)
 		}
 		return &RefusedError{err}
-	}
-	if in.Kind == trace.Arbiter && (in.Action == ActionNewGame || in.Action == ActionLaws) {
-		l.mu.Lock()
-		l.notes, l.ply, l.clock = nil, 0, nil
-		l.mu.Unlock()
 	}
 	return nil
 }

@@ -13,6 +13,7 @@ import (
 	"net"
 	"net/http"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -23,12 +24,14 @@ import (
 )
 
 // The arbiter's actions (POST /api/boards/{id}/arbiter). All but
-// ActionChoose reach the pipeline as a trace.Arbiter line with this Action.
+// ActionChoose reach the pipeline as a trace.Arbiter line with this Action
+// (arbiter.Game.Action carries them out).
 const (
-	ActionChoose  = "choose"   // rule on the pending choice (side "arbiter")
-	ActionNewGame = "new-game" // start a new game (Value: an optional FEN to set up)
-	ActionAnnul   = "annul"    // annul the game in progress
-	ActionLaws    = "laws"     // change the law-set (Value: its id)
+	ActionChoose  = "choose"              // rule on the pending choice (side "arbiter")
+	ActionNewGame = arbiter.ActionNewGame // start a new game (value: an optional FEN to set up)
+	ActionAnnul   = arbiter.ActionAnnul   // annul the game and begin it anew
+	ActionLaws    = arbiter.ActionLaws    // change the law-set (value: its id)
+	ActionResult  = arbiter.ActionResult  // declare the result (value: 1-0, 0-1 or 1/2-1/2)
 )
 
 //go:embed assets
@@ -353,8 +356,9 @@ func (s *Server) pgn(w http.ResponseWriter, r *http.Request, h *hub) {
 // maxBody bounds request bodies: inputs are a few dozen bytes.
 const maxBody = 4096
 
-// readObject reads the body as one JSON object of string values.
-func readObject(w http.ResponseWriter, r *http.Request) (map[string]string, bool) {
+// readObject reads the body as one JSON object of string values, with only
+// the keys allowed (what names them in errors).
+func readObject(w http.ResponseWriter, r *http.Request, what string, allowed ...string) (map[string]string, bool) {
 	dec := json.NewDecoder(http.MaxBytesReader(w, r.Body, maxBody))
 	var raw map[string]json.RawMessage
 	if err := dec.Decode(&raw); err != nil {
@@ -373,6 +377,12 @@ func readObject(w http.ResponseWriter, r *http.Request) (map[string]string, bool
 	if raw == nil {
 		writeError(w, http.StatusBadRequest, "request body: want one JSON object, not null")
 		return nil, false
+	}
+	for k := range raw {
+		if !slices.Contains(allowed, k) {
+			writeError(w, http.StatusBadRequest, "%s: unknown key %q: want %s", what, k, strings.Join(allowed, ", "))
+			return nil, false
+		}
 	}
 	out := make(map[string]string, len(raw))
 	for k, v := range raw {
@@ -402,19 +412,14 @@ func (s *Server) input(w http.ResponseWriter, r *http.Request, h *hub) {
 		writeError(w, http.StatusForbidden, "host %q is not one this console answers to for the simulated board without the arbiter token", r.Host)
 		return
 	}
-	obj, ok := readObject(w, r)
+	obj, ok := readObject(w, r, "input", "lift", "place", "press", "promote", "choose", "side")
 	if !ok {
 		return
 	}
 	kinds := 0
 	for k := range obj {
-		switch k {
-		case "lift", "place", "press", "promote", "choose":
+		if k != "side" {
 			kinds++
-		case "side":
-		default:
-			writeError(w, http.StatusBadRequest, "input: unknown key %q: want one of %s, with side", k, inputKinds)
-			return
 		}
 	}
 	if kinds != 1 {
@@ -454,15 +459,9 @@ func (s *Server) arbiter(w http.ResponseWriter, r *http.Request, h *hub) {
 		}
 		return
 	}
-	obj, ok := readObject(w, r)
+	obj, ok := readObject(w, r, "arbiter", "action", "option", "value")
 	if !ok {
 		return
-	}
-	for k := range obj {
-		if k != "action" && k != "option" && k != "value" {
-			writeError(w, http.StatusBadRequest, "arbiter: unknown key %q: want action, option, value", k)
-			return
-		}
 	}
 	action, option, value := obj["action"], obj["option"], obj["value"]
 	var l trace.Line
@@ -477,7 +476,7 @@ func (s *Server) arbiter(w http.ResponseWriter, r *http.Request, h *hub) {
 			return
 		}
 		l = trace.Line{Kind: trace.Choose, Option: option, Side: trace.SideArbiter}
-	case ActionNewGame, ActionAnnul, ActionLaws:
+	case ActionNewGame, ActionAnnul, ActionLaws, ActionResult:
 		if option != "" {
 			writeError(w, http.StatusBadRequest, "arbiter %s: takes no option", action)
 			return
@@ -500,10 +499,15 @@ func (s *Server) arbiter(w http.ResponseWriter, r *http.Request, h *hub) {
 				writeError(w, http.StatusBadRequest, "arbiter laws: %v", err)
 				return
 			}
+		case ActionResult:
+			if value != "1-0" && value != "0-1" && value != "1/2-1/2" {
+				writeError(w, http.StatusBadRequest, "arbiter result: value %q: want 1-0, 0-1 or 1/2-1/2", value)
+				return
+			}
 		}
 		l = trace.Line{Kind: trace.Arbiter, Action: action, Value: value, Side: trace.SideArbiter}
 	default:
-		writeError(w, http.StatusBadRequest, "arbiter: action %q: want %s, %s, %s or %s", action, ActionChoose, ActionNewGame, ActionAnnul, ActionLaws)
+		writeError(w, http.StatusBadRequest, "arbiter: action %q: want %s, %s, %s, %s or %s", action, ActionChoose, ActionNewGame, ActionAnnul, ActionLaws, ActionResult)
 		return
 	}
 	s.log.Info("arbiter action", "board", h.b.ID(), "action", action, "option", option, "value", value, "from", r.RemoteAddr)
