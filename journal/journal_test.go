@@ -73,7 +73,7 @@ func start(t testing.TB, opts Options, wall func() (time.Time, bool)) *session {
 		s.now = s.rp.Resume
 	}
 	rn := pipeline.NewRunner(s.p, &timing.Virtual{})
-	s.rec = NewRecorder(j, RecorderOptions{Game: s.p.Game, Header: h, Tags: tags, Wall: wall})
+	s.rec = NewRecorder(j, RecorderOptions{Game: s.p.Game, Occupancy: s.p.Recogniser().Occupancy, Header: h, Tags: tags, Wall: wall})
 	rn.OnReport(s.rec.Report)
 	if s.rp != nil {
 		s.p.Advance(s.now)
@@ -173,37 +173,91 @@ func TestGameReplaysFromItsJournal(t *testing.T) {
 
 // TestCrashAfterEveryRecord cuts the journal of a whole game after each of
 // its records (a process killed there), restarts from it, feeds the inputs
-// the journal does not have, and checks the game comes out the same.
+// the journal does not have, and checks the game comes out the same. The
+// same for a second game, begun by resetting the board after the first, and
+// for one begun by the arbiter in the middle of another.
 func TestCrashAfterEveryRecord(t *testing.T) {
-	lines := legalsMate(t, false)
-	want := played(t, lines)
+	p := journaltest.NewPlayer(0, journaltest.Timing{Step: 100 * time.Millisecond, Pause: 1200 * time.Millisecond})
+	p.T = legalsMate(t, true)[len(legalsMate(t, true))-1].T + 2*time.Second
+	if err := p.Move("d2d4", "d7d5", "c1f4", "c7c5"); err != nil {
+		t.Fatal(err)
+	}
+	second := append(legalsMate(t, true), p.Lines...)
+	// The arbiter calls a new game after 1. e4 e5 2. Nf3 d6; the players
+	// set the board up and play 1. e4 c5.
+	p = journaltest.NewPlayer(0, journaltest.Timing{Step: 100 * time.Millisecond, Pause: 1200 * time.Millisecond})
+	if err := p.Move("e2e4", "e7e5", "g1f3", "d7d6"); err != nil {
+		t.Fatal(err)
+	}
+	p.Lines = append(p.Lines, trace.Line{T: p.T, Kind: trace.Arbiter, Action: "new-game", Side: trace.SideArbiter})
+	p.T += time.Second
+	p.Reset()
+	if err := p.Move("e2e4", "c7c5"); err != nil {
+		t.Fatal(err)
+	}
+	abandoned := p.Lines
+	cases := []struct {
+		name  string
+		lines []trace.Line
+		want  []string // in the PGN of the game in progress at the end
+		games int      // games archived
+	}{
+		{"one game", legalsMate(t, false), []string{"Nd5# 1-0"}, 0},
+		{"after a reset", second, []string{"1. d4 d5 2. Bf4 c5 *"}, 1},
+		{"after a new game by the arbiter", abandoned, []string{"1. e4 c5 *"}, 1},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) { crashEverywhere(t, c.lines, c.want, c.games) })
+	}
+}
+
+func crashEverywhere(t *testing.T, lines []trace.Line, wantIn []string, games int) {
 	full := t.TempDir()
 	s := start(t, Options{Dir: full}, noWall)
 	s.feed(lines...)
 	s.finish()
+	want := s.p.Game().PGN()
 	s.close()
+	for _, w := range wantIn {
+		if !strings.Contains(want, w) {
+			t.Fatalf("the game was not played as meant: no %q in\n%s", w, want)
+		}
+	}
+	archived, err := List(full)
+	if err != nil || len(archived) != games {
+		t.Fatalf("archive %+v, %v; want %d games", archived, err, games)
+	}
+	inputsBefore := 0
+	for _, a := range archived {
+		g, err := ReadFile(a.Journal)
+		if err != nil {
+			t.Fatal(err)
+		}
+		inputsBefore += len(g.Inputs())
+	}
 	data, err := os.ReadFile(filepath.Join(full, CurrentFile))
 	if err != nil {
 		t.Fatal(err)
 	}
-	ends := []int{}
-	for i, b := range data {
-		if b == '\n' {
-			ends = append(ends, i+1)
+	for cut := range len(data) + 1 {
+		if cut > 0 && data[cut-1] != '\n' {
+			continue
 		}
-	}
-	for _, cut := range ends {
 		dir := t.TempDir()
+		if err := os.CopyFS(dir, os.DirFS(full)); err != nil {
+			t.Fatal(err)
+		}
 		if err := os.WriteFile(filepath.Join(dir, CurrentFile), data[:cut], 0o640); err != nil {
 			t.Fatal(err)
 		}
-		g, err := Read(dir)
-		if err != nil {
+		done := inputsBefore
+		if g, err := Read(dir); err != nil {
 			t.Fatal(err)
+		} else if g != nil {
+			done += len(g.Inputs())
 		}
-		done := len(g.Inputs())
 		s := start(t, Options{Dir: dir}, noWall)
-		if s.rp.Diverged != 0 {
+		if s.rp != nil && s.rp.Diverged != 0 {
 			t.Errorf("cut at byte %d: %d reports diverged", cut, s.rp.Diverged)
 		}
 		s.feed(lines[done:]...)
@@ -212,7 +266,7 @@ func TestCrashAfterEveryRecord(t *testing.T) {
 			t.Fatalf("cut at byte %d (%d inputs journalled): PGN\n%s\nwant\n%s", cut, done, got, want)
 		}
 		s.close()
-		g, err = Read(dir)
+		g, err := Read(dir)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -220,6 +274,9 @@ func TestCrashAfterEveryRecord(t *testing.T) {
 			if g.Records[i].Seq != g.Records[i-1].Seq+1 {
 				t.Fatalf("cut at byte %d: seq %d follows %d", cut, g.Records[i].Seq, g.Records[i-1].Seq)
 			}
+		}
+		if again, _ := List(dir); len(again) != games {
+			t.Fatalf("cut at byte %d: %d games archived, want %d", cut, len(again), games)
 		}
 	}
 }

@@ -59,6 +59,7 @@ type Header struct {
 	Game       uint64            // the game's number in this state directory, from 1
 	Laws       string            // law-set id
 	Setup      string            // FEN the game started from; empty for the initial position
+	Odds       string            // men given as odds (pipeline.Options.Odds)
 	Tournament bool              // every penalty exacted by the arbiter
 	Clocked    bool              // a time control runs
 	Tags       map[string]string // PGN tags (Date is "????.??.??" until the clock is synchronised)
@@ -73,7 +74,7 @@ type Header struct {
 // NewHeader returns the header of game number game played with opts.
 func NewHeader(game uint64, opts pipeline.Options, started time.Time) Header {
 	h := Header{
-		Game: game, Laws: opts.Laws, Setup: opts.Setup, Tournament: opts.Tournament, Clocked: opts.Clocked,
+		Game: game, Laws: opts.Laws, Setup: opts.Setup, Odds: opts.Odds, Tournament: opts.Tournament, Clocked: opts.Clocked,
 		Tags: map[string]string{}, Started: started, Debounce: opts.Debounce,
 		Settle: opts.Gesture.Settle, OpenWait: opts.Gesture.OpenWait, Jadoube: opts.Gesture.Jadoube,
 	}
@@ -92,7 +93,7 @@ func NewHeader(game uint64, opts pipeline.Options, started time.Time) Header {
 // tags are a copy.
 func (h Header) Options(base pipeline.Options) pipeline.Options {
 	o := base
-	o.Laws, o.Setup, o.Tournament, o.Clocked = h.Laws, h.Setup, h.Tournament, h.Clocked
+	o.Laws, o.Setup, o.Odds, o.Tournament, o.Clocked = h.Laws, h.Setup, h.Odds, h.Tournament, h.Clocked
 	o.Debounce = h.Debounce
 	o.Gesture.Settle, o.Gesture.OpenWait, o.Gesture.Jadoube = h.Settle, h.OpenWait, h.Jadoube
 	o.Tags = make(map[string]string, len(h.Tags))
@@ -126,6 +127,7 @@ type headerWire struct {
 	Game       uint64            `json:"game"`
 	Laws       string            `json:"laws"`
 	Setup      string            `json:"fen,omitempty"`
+	Odds       string            `json:"odds,omitempty"`
 	Tournament bool              `json:"tournament,omitempty"`
 	Clocked    bool              `json:"clocked,omitempty"`
 	Tags       map[string]string `json:"tags,omitempty"`
@@ -189,7 +191,7 @@ func appendPrefix(dst []byte, t time.Duration, seq uint64) []byte {
 // AppendHeader writes h as a journal line (with its newline) onto dst.
 func AppendHeader(dst []byte, t time.Duration, seq uint64, h Header) ([]byte, error) {
 	w := headerWire{
-		Journal: Version, Game: h.Game, Laws: h.Laws, Setup: h.Setup, Tournament: h.Tournament, Clocked: h.Clocked,
+		Journal: Version, Game: h.Game, Laws: h.Laws, Setup: h.Setup, Odds: h.Odds, Tournament: h.Tournament, Clocked: h.Clocked,
 		Tags: h.Tags, Debounce: ms(h.Debounce), Settle: ms(h.Settle), OpenWait: ms(h.OpenWait), Jadoube: ms(h.Jadoube),
 	}
 	if !h.Started.IsZero() {
@@ -274,7 +276,7 @@ func ParseRecord(line []byte) (Record, error) {
 			return Record{}, fmt.Errorf("header: %s", strings.TrimPrefix(err.Error(), "json: "))
 		}
 		h := &Header{
-			Game: w.Game, Laws: w.Laws, Setup: w.Setup, Tournament: w.Tournament, Clocked: w.Clocked, Tags: w.Tags,
+			Game: w.Game, Laws: w.Laws, Setup: w.Setup, Odds: w.Odds, Tournament: w.Tournament, Clocked: w.Clocked, Tags: w.Tags,
 			Debounce: fromMS(w.Debounce), Settle: fromMS(w.Settle), OpenWait: fromMS(w.OpenWait), Jadoube: fromMS(w.Jadoube),
 		}
 		if h.Tags == nil {

@@ -5,6 +5,8 @@ import (
 	"time"
 
 	"github.com/boardd/boardd/arbiter"
+	"github.com/boardd/boardd/board"
+	"github.com/boardd/boardd/pipeline"
 	"github.com/boardd/boardd/trace"
 )
 
@@ -20,6 +22,7 @@ const UnknownDate = "????.??.??"
 type Recorder struct {
 	j      *Journal
 	game   func() *arbiter.Game
+	occ    func() board.Occupancy
 	header Header
 	tags   map[string]string
 	wall   func() (time.Time, bool)
@@ -38,6 +41,10 @@ type RecorderOptions struct {
 	// the arbiter reads when it writes PGN): the Date learnt later is set
 	// in it. Nil: only the journal learns the date.
 	Tags map[string]string
+	// Occupancy returns what the board reads now (the recogniser's
+	// occupancy): a new game's journal records it when it differs from the
+	// start position, so its replay sees the board as it stood.
+	Occupancy func() board.Occupancy
 	// Wall returns the wall-clock time and whether the clock is
 	// synchronised (nil: never).
 	Wall func() (time.Time, bool)
@@ -53,14 +60,22 @@ func NewRecorder(j *Journal, o RecorderOptions) *Recorder {
 	if o.Logger == nil {
 		o.Logger = slog.New(slog.DiscardHandler)
 	}
-	return &Recorder{j: j, game: o.Game, header: o.Header, tags: o.Tags, wall: o.Wall, log: o.Logger}
+	return &Recorder{j: j, game: o.Game, occ: o.Occupancy, header: o.Header, tags: o.Tags, wall: o.Wall, log: o.Logger}
 }
 
 // Header returns the current game's header.
 func (r *Recorder) Header() Header { return r.header }
 
-// Input journals an input before it is applied.
+// Input journals an input before it is applied. An arbiter's new-game
+// action ends the game in progress: the journal rotates first, and the
+// action opens the new game's journal.
 func (r *Recorder) Input(l trace.Line) {
+	if l.Kind == trace.Arbiter && l.Action == arbiter.ActionNewGame {
+		if g := r.game(); g.MoveCount() > 0 || g.Result() != nil {
+			r.watch.pgn = g.PGN()
+			r.rotate(l.T)
+		}
+	}
 	r.check(r.j.AppendInput(l))
 }
 
@@ -101,7 +116,15 @@ func (r *Recorder) Restored(rp *Replayed, t time.Duration) {
 }
 
 func (r *Recorder) rotate(t time.Duration) {
+	g := r.game()
 	next := r.header
+	next.Laws = g.Laws().ID // an arbiter may have changed it during the game
+	next.Physical = nil
+	if r.occ != nil {
+		if occ, start := r.occ(), r.startOccupancy(next); occ != start {
+			next.Physical = &occ
+		}
+	}
 	next.Tags = make(map[string]string, len(r.header.Tags))
 	for k, v := range r.header.Tags {
 		next.Tags[k] = v
@@ -118,7 +141,7 @@ func (r *Recorder) rotate(t time.Duration) {
 	if err == nil {
 		r.header = h
 	}
-	g := r.game()
+	r.watch.finished = false
 	r.writeCurrent(g)
 }
 
@@ -142,6 +165,17 @@ func (r *Recorder) learnDate(t time.Duration) {
 	if r.tags != nil {
 		r.tags["Date"] = date
 	}
+}
+
+// startOccupancy is where the men stand at the start of a game with header
+// h.
+func (r *Recorder) startOccupancy(h Header) board.Occupancy {
+	p, err := pipeline.New(h.Options(pipeline.Options{}), nil, nil)
+	pos := board.Start()
+	if err == nil {
+		pos = p.Game().Position()
+	}
+	return pos.Occupancy()
 }
 
 func (r *Recorder) writeCurrent(g *arbiter.Game) {
