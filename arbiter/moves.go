@@ -442,13 +442,15 @@ func (g *Game) record(t time.Duration, rd *gesture.Reading, before *board.Analys
 	san := ""
 	if legal {
 		next = before.Position.Apply(m)
-		san = before.SAN(m)
 	} else {
 		next = before.Position
 		next.Men = rd.After
 		san = before.Position.RoughSAN(m)
 	}
 	g.setPosition(next, before)
+	if legal {
+		san = before.SANAfter(m, g.cur)
+	}
 	rec := record{side: rd.Mover, move: m, uci: m.UCI(), san: san, fen: g.cur.Position.FEN(), legal: legal, t: t, before: before}
 	g.moves = append(g.moves, rec)
 	g.lastMove, g.hasLast = m, true
@@ -474,7 +476,7 @@ func (g *Game) recordStanding(t time.Duration, d *decision) {
 	before := d.before
 	var san string
 	if rd.Legal {
-		san = before.SAN(m)
+		san = before.SANAfter(m, d.provisional)
 	} else {
 		san = before.Position.RoughSAN(m)
 	}

@@ -1,6 +1,7 @@
 package board
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/corentings/chess/v2"
@@ -53,17 +54,22 @@ func TestParseFENRejects(t *testing.T) {
 // in castling, en passant and promotion, and checks that Apply gives the FEN
 // the rules library gives.
 func TestApplyMatchesLibrary(t *testing.T) {
-	for _, fen := range []string{
-		StartFEN,
-		"r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
-		"8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
-		"r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+	for _, c := range []struct {
+		fen   string
+		depth int
+	}{
+		{StartFEN, 3},
+		{"r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1", 2},
+		{"8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1", 3},
+		{"r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1", 2},
+		{"rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8", 2},
 	} {
+		fen := c.fen
 		p, err := ParseFEN(fen)
 		if err != nil {
 			t.Fatal(err)
 		}
-		n := walk(t, p, 3)
+		n := walk(t, p, c.depth)
 		if n == 0 {
 			t.Fatalf("no positions walked from %s", fen)
 		}
@@ -94,6 +100,27 @@ func walk(t *testing.T, p Position, depth int) int {
 		q := p.Apply(m)
 		if got := q.FEN(); got != want {
 			t.Fatalf("%s + %s: got %s want %s", p.FEN(), m, got, want)
+		}
+		na, err := Analyse(q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// The letters must be the library's; the check sign is checked
+		// against the position itself, because the library marks an
+		// underpromotion as giving check when a queen there would.
+		got := a.SANAfter(m, na)
+		if base, want := strings.TrimRight(got, "+#"), strings.TrimRight(a.SAN(m), "+#"); base != want {
+			t.Fatalf("%s: SAN of %s is %q, library says %q", p.FEN(), m, got, want)
+		}
+		sign := ""
+		if q.InCheck(q.Turn) {
+			sign = "+"
+			if len(na.Moves) == 0 {
+				sign = "#"
+			}
+		}
+		if !strings.HasSuffix(got, sign) || sign == "" && strings.ContainsAny(got, "+#") {
+			t.Fatalf("%s: SAN of %s is %q, want sign %q", p.FEN(), m, got, sign)
 		}
 		if kind := p.FalseMoveKind(m, a); kind != "" {
 			t.Fatalf("%s: legal %s classified %s", p.FEN(), m, kind)

@@ -270,6 +270,67 @@ func (a *Analysis) SAN(m Move) string {
 	return a.Position.RoughSAN(m)
 }
 
+// SANAfter writes a legal move in Standard Algebraic Notation, given the
+// analysis of the position it leads to (for the check and mate signs). It is
+// the library's notation, computed from the legal moves already at hand: the
+// library's encoder generates the moves of both positions again for every
+// move, which made SAN a quarter of the cost of a replay. Tests check the two
+// agree on every move of a perft walk.
+func (a *Analysis) SANAfter(m Move, next *Analysis) string {
+	p := &a.Position
+	var b []byte
+	switch {
+	case p.IsCastling(m) && m.To.File() > m.From.File():
+		b = append(b, "O-O"...)
+	case p.IsCastling(m):
+		b = append(b, "O-O-O"...)
+	default:
+		man := p.Men[m.From]
+		capture := p.Men[m.To] != NoMan || p.IsEnPassant(m)
+		if man.Kind() == Pawn {
+			if capture {
+				b = append(b, byte('a'+m.From.File()))
+			}
+		} else {
+			b = append(b, man.Kind().Letter()-0x20)
+			ambiguous, sameFile, sameRank := false, false, false
+			for _, o := range a.Moves {
+				if o.To != m.To || o.From == m.From || p.Men[o.From] != man || o.Promo != m.Promo {
+					continue
+				}
+				ambiguous = true
+				if o.From.File() == m.From.File() {
+					sameFile = true
+				}
+				if o.From.Rank() == m.From.Rank() {
+					sameRank = true
+				}
+			}
+			if sameRank || ambiguous && !sameFile {
+				b = append(b, byte('a'+m.From.File()))
+			}
+			if sameFile {
+				b = append(b, byte('1'+m.From.Rank()))
+			}
+		}
+		if capture {
+			b = append(b, 'x')
+		}
+		b = append(b, byte('a'+m.To.File()), byte('1'+m.To.Rank()))
+		if m.Promo != NoKind {
+			b = append(b, '=', m.Promo.Letter()-0x20)
+		}
+	}
+	if next != nil && next.InCheck {
+		if len(next.Moves) == 0 {
+			b = append(b, '#')
+		} else {
+			b = append(b, '+')
+		}
+	}
+	return string(b)
+}
+
 // RoughSAN writes any move in SAN form from its geometry alone, without
 // disambiguation or check signs.
 func (p *Position) RoughSAN(m Move) string {

@@ -212,3 +212,97 @@ func BenchmarkFrameChange(b *testing.B) {
 		i++
 	}
 }
+
+// randomGameTrace plays n plies of a deterministic pseudo-random legal game
+// and returns its trace (lift, place, with captures lifting the victim first).
+func randomGameTrace(tb testing.TB, plies int, seed uint64) ([]trace.Line, int) {
+	pos := board.Start()
+	var lines []trace.Line
+	t := time.Duration(0)
+	x := seed | 1
+	played := 0
+	for i := 0; i < plies; i++ {
+		a, err := board.Analyse(pos)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		if len(a.Moves) == 0 || pos.HalfMoves >= 90 || pos.Dead() {
+			break
+		}
+		x ^= x << 13
+		x ^= x >> 7
+		x ^= x << 17
+		m := a.Moves[x%uint64(len(a.Moves))]
+		if pos.IsPromotion(m) {
+			side := pos.Turn.String()
+			lines = append(lines, trace.Line{T: t, Kind: trace.Promote, Piece: m.Promo, Side: side})
+		}
+		if pos.Men[m.To] != board.NoMan {
+			lines = append(lines, trace.Line{T: t, Kind: trace.Lift, Square: m.To})
+			t += 100 * time.Millisecond
+		}
+		if pos.IsEnPassant(m) {
+			lines = append(lines, trace.Line{T: t, Kind: trace.Lift, Square: board.EnPassantVictim(m)})
+			t += 100 * time.Millisecond
+		}
+		lines = append(lines, trace.Line{T: t, Kind: trace.Lift, Square: m.From})
+		t += 200 * time.Millisecond
+		lines = append(lines, trace.Line{T: t, Kind: trace.Place, Square: m.To})
+		t += 100 * time.Millisecond
+		if pos.IsCastling(m) {
+			rf, rt := board.CastlingRook(m.From, m.To)
+			lines = append(lines, trace.Line{T: t, Kind: trace.Lift, Square: rf})
+			t += 100 * time.Millisecond
+			lines = append(lines, trace.Line{T: t, Kind: trace.Place, Square: rt})
+		}
+		t += 700 * time.Millisecond
+		pos = pos.Apply(m)
+		played++
+	}
+	return lines, played
+}
+
+func TestRandomGamesReplayClean(t *testing.T) {
+	for seed := uint64(1); seed <= 30; seed++ {
+		lines, played := randomGameTrace(t, 300, seed)
+		var got []arbiter.Report
+		p, err := New(Options{Laws: "fide2023"}, nil, func(r arbiter.Report) { got = append(got, r) })
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, l := range lines {
+			p.Input(l)
+		}
+		p.Finish(lines[len(lines)-1].T)
+		if n := len(moves(got)); n != played {
+			var b strings.Builder
+			for _, r := range got {
+				b.Write(r.AppendJSON(nil))
+				b.WriteByte('\n')
+			}
+			t.Fatalf("seed %d: %d moves recovered of %d\n%s", seed, n, played, b.String())
+		}
+		if n := count(got, "irregularity") + count(got, "mismatch"); n != 0 {
+			t.Fatalf("seed %d: %d irregularities on clean play", seed, n)
+		}
+	}
+}
+
+// BenchmarkReplay measures replay throughput through the whole pipeline:
+// moves per second of virtual play.
+func BenchmarkReplay(b *testing.B) {
+	lines, played := randomGameTrace(b, 200, 7)
+	b.ReportAllocs()
+	var buf []byte
+	for b.Loop() {
+		p, err := New(Options{Laws: "fide2023"}, nil, func(r arbiter.Report) { buf = r.AppendJSON(buf[:0]) })
+		if err != nil {
+			b.Fatal(err)
+		}
+		for _, l := range lines {
+			p.Input(l)
+		}
+		p.Finish(lines[len(lines)-1].T)
+	}
+	b.ReportMetric(float64(played*b.N)/b.Elapsed().Seconds(), "moves/s")
+}
