@@ -175,6 +175,11 @@ type Options struct {
 	// hastings1895:IX and fide2023:4.4.2 it is false: the rook move
 	// completes, and castling rook-first counts only with both men in hand.
 	RookFirstCastling bool
+	// MoveNeedsClock: a move is made only when the clock is pressed
+	// (fide2023:6.2.1 and 7.5.1 where a clock runs): until then a false move
+	// or a disordered board may still be put right, so neither is reported
+	// on a wait, only on the clock press, the adversary's hand or the end.
+	MoveNeedsClock bool
 }
 
 // Default timings.

@@ -390,8 +390,14 @@ func (r *Recogniser) schedule() {
 	switch r.cur.cls {
 	case classLegal:
 		r.deadline = r.lastEvent + r.opts.Settle
-	case classOpen, classFalse, classIrregular:
-		r.deadline = r.lastEvent + r.opts.OpenWait
+	case classOpen:
+		if r.cur.open == openRookFirst || !r.opts.MoveNeedsClock {
+			r.deadline = r.lastEvent + r.opts.OpenWait
+		}
+	case classFalse, classIrregular:
+		if !r.opts.MoveNeedsClock {
+			r.deadline = r.lastEvent + r.opts.OpenWait
+		}
 	}
 }
 

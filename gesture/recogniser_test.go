@@ -186,6 +186,24 @@ func TestMovesInEveryPhysicalOrder(t *testing.T) {
 	}
 }
 
+func TestMoveNeedsClock(t *testing.T) {
+	tests := []struct {
+		name, script, want string
+	}{
+		{"a false move put right before the clock is no false move", "L e2; P e5; W 3000; L e5; P e4; C white", "move white e2e4"},
+		{"a false move completed by the clock", "L e2; P e5; W 3000; C white", "false white e2e5 false-move"},
+		{"a legal move still completes on its own", "L e2; P e4; W 500", "move white e2e4"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			log := play(t, "", tt.script, Options{MoveNeedsClock: true})
+			if got := strings.Join(only(log, "move", "false", "mismatch"), "|"); got != tt.want {
+				t.Errorf("got %s want %s", got, tt.want)
+			}
+		})
+	}
+}
+
 func TestTouchesAndAdjustments(t *testing.T) {
 	tests := []struct {
 		name, script, want string

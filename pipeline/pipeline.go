@@ -71,6 +71,7 @@ func New(opts Options, sink led.Sink, observe func(arbiter.Report)) (*Pipeline, 
 	}
 	gopts := opts.Gesture
 	gopts.RookFirstCastling = laws.RookFirstCastling
+	gopts.MoveNeedsClock = opts.Clocked && laws.IllegalMovePenalty
 	startPos := game.Position()
 	physical := startPos.Occupancy()
 	if opts.Physical != nil {
