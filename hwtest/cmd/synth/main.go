@@ -1,0 +1,231 @@
+// Command synth makes test material for boardd without the daemon: human-like
+// traces of games (as debounced events or as bouncing raw frames), seeded
+// random legal games rich in castling, en passant and promotion, and PGN
+// files normalised for the hwtest corpus. docs/synthesiser.md describes it.
+//
+//	synth trace [flags] [FILE.pgn]   a trace of one game (or of -moves)
+//	synth games [flags]              random legal games as PGN
+//	synth pgn [flags] FILE.pgn...    games rewritten as plain PGN
+package main
+
+import (
+	"bufio"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/boardd/boardd/board"
+	"github.com/boardd/boardd/hwtest"
+	"github.com/boardd/boardd/trace"
+)
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+}
+
+const usage = `usage:
+  synth trace [flags] [FILE.pgn|-]   write a trace of one game (flags: synth trace -h)
+  synth games [flags]                write seeded random legal games as PGN
+  synth pgn [flags] FILE.pgn...      rewrite games as plain PGN (main line, no comments)
+`
+
+func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		fmt.Fprint(stderr, usage)
+		return 2
+	}
+	out := bufio.NewWriter(stdout)
+	defer out.Flush()
+	var err error
+	switch args[0] {
+	case "trace":
+		err = traceCmd(args[1:], stdin, out, stderr)
+	case "games":
+		err = gamesCmd(args[1:], out, stderr)
+	case "pgn":
+		err = pgnCmd(args[1:], out, stderr)
+	case "-h", "-help", "--help", "help":
+		fmt.Fprint(stdout, usage)
+		return 0
+	default:
+		fmt.Fprintf(stderr, "synth: unknown command %q\n%s", args[0], usage)
+		return 2
+	}
+	if err == flag.ErrHelp {
+		return 0
+	}
+	if err != nil {
+		out.Flush()
+		fmt.Fprintf(stderr, "synth: %v\n", err)
+		return 2
+	}
+	return 0
+}
+
+func traceCmd(args []string, stdin io.Reader, out io.Writer, stderr io.Writer) error {
+	fs := flag.NewFlagSet("synth trace", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	seed := fs.Uint64("seed", 1, "seed of the hands (the same seed gives the same trace)")
+	game := fs.Int("game", 1, "which game of the PGN file, from 1")
+	moves := fs.String("moves", "", "UCI moves to play instead of a PGN game, such as \"e2e4 e7e5 g1f3\"")
+	fen := fs.String("fen", "", "with -moves: the position to start from (default the initial position)")
+	laws := fs.String("laws", "fide2023", "law-set the play must be clean under (decides the castling orders)")
+	frames := fs.Bool("frames", false, "write raw frames with contact bounce instead of debounced events")
+	def := hwtest.DefaultStyle()
+	fast := fs.Float64("fast", def.FastReply, "probability of a fast reply (first lift 50-200 ms after the last placement)")
+	recapture := fs.Float64("fast-recapture", def.FastRecapture, "probability that a recapture is fast, the taken man lifted first")
+	slide := fs.Float64("slide", def.Slide, "probability that a sliding man is set down on its way")
+	adjust := fs.Float64("adjust", def.Adjust, "probability that a turn begins with an announced adjustment")
+	clock := fs.Float64("clock", def.ClockPress, "probability that the mover presses the clock")
+	hesitate := fs.Float64("hesitate", def.Hesitate, "probability of a 0.5-2 s pause with a man in hand")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	var g hwtest.Game
+	switch {
+	case *moves != "":
+		if fs.NArg() > 0 {
+			return fmt.Errorf("trace: give -moves or a PGN file, not both")
+		}
+		var err error
+		if g, err = gameFromUCI(*fen, *moves); err != nil {
+			return err
+		}
+	default:
+		games, err := readGames(fs.Args(), stdin)
+		if err != nil {
+			return err
+		}
+		if *game < 1 || *game > len(games) {
+			return fmt.Errorf("trace: game %d: the input holds %d games", *game, len(games))
+		}
+		g = games[*game-1]
+	}
+	s, err := hwtest.NewSynthesiser(hwtest.SynthOptions{Seed: *seed, Laws: *laws, Style: hwtest.Style{
+		FastReply: *fast, FastRecapture: *recapture, Slide: *slide, Adjust: *adjust, ClockPress: *clock, Hesitate: *hesitate}})
+	if err != nil {
+		return err
+	}
+	lines, err := s.Events(&g, 0)
+	if err != nil {
+		return err
+	}
+	if *frames {
+		if lines, err = s.Frames(lines, 0); err != nil {
+			return err
+		}
+	}
+	fmt.Fprintf(out, "# %s: %d moves, seed %d, laws %s\n", g.Name, len(g.Moves), *seed, *laws)
+	fmt.Fprintf(out, "# moves: %s\n", strings.Join(g.UCI(), " "))
+	var buf []byte
+	for _, l := range lines {
+		buf = trace.Append(buf[:0], l)
+		if _, err := out.Write(buf); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func gameFromUCI(fen, moves string) (hwtest.Game, error) {
+	g := hwtest.Game{Name: "moves", Start: board.Start()}
+	if fen != "" {
+		p, err := board.ParseFEN(fen)
+		if err != nil {
+			return g, err
+		}
+		g.Start = p
+	}
+	pos := g.Start
+	for i, text := range strings.Fields(moves) {
+		m, err := board.ParseUCI(text)
+		if err != nil {
+			return g, fmt.Errorf("trace: move %d: %w", i+1, err)
+		}
+		a, err := board.Analyse(pos)
+		if err != nil {
+			return g, err
+		}
+		if !a.IsLegal(m) {
+			return g, fmt.Errorf("trace: move %d %s is not legal in %s", i+1, text, pos.FEN())
+		}
+		g.Moves = append(g.Moves, m)
+		pos = pos.Apply(m)
+	}
+	return g, nil
+}
+
+func readGames(paths []string, stdin io.Reader) ([]hwtest.Game, error) {
+	if len(paths) == 0 {
+		paths = []string{"-"}
+	}
+	var out []hwtest.Game
+	for _, p := range paths {
+		var r io.Reader = stdin
+		name := "stdin"
+		if p != "-" {
+			f, err := os.Open(p)
+			if err != nil {
+				return nil, err
+			}
+			defer f.Close()
+			r, name = f, p
+		}
+		games, err := hwtest.ReadPGN(r, name)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, games...)
+	}
+	return out, nil
+}
+
+func gamesCmd(args []string, out io.Writer, stderr io.Writer) error {
+	fs := flag.NewFlagSet("synth games", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	n := fs.Int("n", 100, "how many games")
+	seed := fs.Uint64("seed", 1, "seed of the first game (game i has seed+i)")
+	plies := fs.Int("plies", 160, "the longest game, in plies")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if *n < 0 || *plies < 1 {
+		return fmt.Errorf("games: want -n >= 0 and -plies >= 1")
+	}
+	games := make([]hwtest.Game, *n)
+	for i := range games {
+		games[i] = hwtest.RandomGame(*seed+uint64(i), *plies)
+	}
+	return hwtest.WritePGN(out, games)
+}
+
+func pgnCmd(args []string, out io.Writer, stderr io.Writer) error {
+	fs := flag.NewFlagSet("synth pgn", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	max := fs.Int("max", 0, "keep at most this many games of each file (0: all)")
+	minPlies := fs.Int("min-plies", 0, "drop games shorter than this many plies")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	var kept []hwtest.Game
+	for _, p := range fs.Args() {
+		games, err := readGames([]string{p}, nil)
+		if err != nil {
+			return err
+		}
+		n := 0
+		for _, g := range games {
+			if len(g.Moves) < *minPlies {
+				continue
+			}
+			if *max > 0 && n == *max {
+				break
+			}
+			kept = append(kept, g)
+			n++
+		}
+	}
+	return hwtest.WritePGN(out, kept)
+}

@@ -1,0 +1,5 @@
+//go:build !race
+
+package hwtest
+
+const raceEnabled = false

@@ -1,0 +1,7 @@
+//go:build race
+
+package hwtest
+
+// raceEnabled is true under the race detector, which slows the pipeline
+// tenfold: the corpus tests then replay a sample.
+const raceEnabled = true
