@@ -65,6 +65,9 @@ type TouchMark struct {
 	Square    board.Square
 	Man       board.Man
 	Announced bool
+	// Bump: the man was back on its square within the bump window, jostled
+	// by a hand rather than taken hold of; it binds nobody.
+	Bump bool
 }
 
 // Completion says what completed a move.
@@ -170,6 +173,9 @@ type Options struct {
 	// Jadoube is how long a j'adoube press covers that side's next lift.
 	// Default 1 s.
 	Jadoube time.Duration
+	// Bump is the longest a man may be off its square and count as jostled
+	// rather than touched (a hand brushing past it). Default 120 ms.
+	Bump time.Duration
 	// RookFirstCastling lets a rook set on its castling square (king and
 	// rights intact) stay open for the king, as nycc:X allows. Under
 	// hastings1895:IX and fide2023:4.4.2 it is false: the rook move
@@ -187,6 +193,7 @@ const (
 	DefaultSettle   = 250 * time.Millisecond
 	DefaultOpenWait = time.Second
 	DefaultJadoube  = time.Second
+	DefaultBump     = 120 * time.Millisecond
 )
 
 func (o Options) withDefaults() Options {
@@ -198,6 +205,9 @@ func (o Options) withDefaults() Options {
 	}
 	if o.Jadoube <= 0 {
 		o.Jadoube = DefaultJadoube
+	}
+	if o.Bump <= 0 {
+		o.Bump = DefaultBump
 	}
 	return o
 }

@@ -188,6 +188,9 @@ func (r *Recogniser) playEvent(e sensor.Event) {
 		man = r.manAt(e.Square)
 		relift = r.placedThisEpisode(e.Square)
 	}
+	if e.Kind == sensor.Place {
+		r.markBump(e)
+	}
 	r.events = append(r.events, e)
 	r.lastEvent = e.T
 	if e.Kind == sensor.Lift && relift {
@@ -260,6 +263,30 @@ func (r *Recogniser) captureInPassing(sq board.Square) bool {
 		}
 	}
 	return false
+}
+
+// markBump marks the touch of a man set back on its square within the bump
+// window of being lifted: jostled, not touched.
+func (r *Recogniser) markBump(e sensor.Event) {
+	lifts := 0
+	for _, p := range r.events {
+		if p.Kind == sensor.Lift {
+			lifts++
+		}
+	}
+	for i := len(r.events) - 1; i >= 0; i-- {
+		p := r.events[i]
+		if p.Kind == sensor.Lift {
+			lifts--
+		}
+		if p.Square != e.Square {
+			continue
+		}
+		if p.Kind == sensor.Lift && e.T-p.T < r.opts.Bump && lifts < len(r.marks) && !r.marks[lifts].Announced {
+			r.marks[lifts].Bump = true
+		}
+		return
+	}
 }
 
 // placedThisEpisode reports whether sq received a man during the episode: a
@@ -355,7 +382,7 @@ func (r *Recogniser) rest(t time.Duration) {
 	pos := &r.exp.Analysis.Position
 	seen := board.Occupancy(0)
 	for _, m := range r.marks {
-		if !m.Square.Valid() || seen.Has(m.Square) {
+		if !m.Square.Valid() || seen.Has(m.Square) || m.Bump {
 			continue
 		}
 		seen = seen.With(m.Square)

@@ -208,11 +208,12 @@ func TestTouchesAndAdjustments(t *testing.T) {
 	tests := []struct {
 		name, script, want string
 	}{
-		{"unannounced adjustment", "L g1; P g1", "touch white g1|adjust white g1 false"},
+		{"unannounced adjustment", "L g1; W 200; P g1", "touch white g1|adjust white g1 false"},
 		{"announced adjustment", "J white; L g1; P g1", "adjust white g1 true"},
-		{"announcement lapses after its window", "J white; W 1500; L g1; P g1", "touch white g1|adjust white g1 false"},
+		{"announcement lapses after its window", "J white; W 1500; L g1; W 200; P g1", "touch white g1|adjust white g1 false"},
 		{"black adjusts with j'adoube on white's turn", "J black; L g8; P g8", "adjust black g8 true"},
-		{"adverse man touched", "L e7; P e7", "touch white e7|adjust white e7 false"},
+		{"adverse man touched", "L e7; W 200; P e7", "touch white e7|adjust white e7 false"},
+		{"a man jostled and back at once is no adjustment", "L g1; W 10; P g1", "touch white g1"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
