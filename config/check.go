@@ -1,0 +1,415 @@
+package config
+
+import (
+	"fmt"
+	"net"
+	"net/url"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/boardd/boardd/arbiter"
+	"github.com/boardd/boardd/board"
+)
+
+// Each checkX returns "" when s will do, else what was expected.
+
+func checkLaws(s string) string {
+	if _, err := arbiter.Lookup(s); err != nil {
+		return "a law-set: " + strings.Join(arbiter.LawSetIDs(), ", ")
+	}
+	return ""
+}
+
+func checkWiring(names []string) func(string) string {
+	return func(s string) string {
+		if strings.HasPrefix(s, SerialPrefix) && len(s) > len(SerialPrefix) {
+			return ""
+		}
+		for _, n := range names {
+			if s == n {
+				return ""
+			}
+		}
+		return "one of " + strings.Join(names, ", ") + ", or serial:PATH"
+	}
+}
+
+const (
+	expectSPI  = `an SPI port such as "SPI0.0" or "/dev/spidev0.0"`
+	expectI2C  = `an I²C bus such as "I2C1" or "/dev/i2c-1"`
+	expectGPIO = `a GPIO name such as "GPIO25"`
+)
+
+// Patterns of names and values; compiled once, never changed.
+var (
+	spiName   = regexp.MustCompile(`^(?:SPI|/dev/spidev)(\d+)\.(\d+)$`)
+	i2cName   = regexp.MustCompile(`^(?:I2C|/dev/i2c-)(\d+)$`)
+	gpioName  = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_-]{0,31}$`)
+	chipName  = regexp.MustCompile(`^(?:/dev/)?gpiochip\d+$`)
+	boardIDRe = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$`)
+	tcPeriod  = regexp.MustCompile(`^(?:\d+/)?\d+(?:\+\d+)?$`)
+	tcPreset  = regexp.MustCompile(`^[a-z][a-z0-9-]{0,31}$`)
+)
+
+func checkSPI(s string) string {
+	if !spiName.MatchString(s) {
+		return expectSPI
+	}
+	return ""
+}
+
+func checkI2C(s string) string {
+	if !i2cName.MatchString(s) {
+		return expectI2C
+	}
+	return ""
+}
+
+func checkGPIO(s string) string {
+	if !gpioName.MatchString(s) {
+		return expectGPIO
+	}
+	return ""
+}
+
+func checkGPIOChip(s string) string {
+	if s != "" && !chipName.MatchString(s) {
+		return `a GPIO character device such as "gpiochip0", or "" for the first`
+	}
+	return ""
+}
+
+func checkListen(s string) string {
+	host, port, err := net.SplitHostPort(s)
+	if err != nil {
+		return `an address host:port such as "127.0.0.1:8080" or ":8080"`
+	}
+	if n, err := strconv.Atoi(port); err != nil || n < 0 || n > 65535 {
+		return "a port number from 0 to 65535 after the colon"
+	}
+	_ = host
+	return ""
+}
+
+func checkDir(s string) string {
+	if s != "" && !strings.HasPrefix(s, "/") {
+		return `an absolute directory such as "/var/lib/boardd", or "" for the default`
+	}
+	return ""
+}
+
+func checkHall(s string) string {
+	if s == "" {
+		return ""
+	}
+	u, err := url.Parse(s)
+	if err != nil || u.Host == "" {
+		return `a broker URL such as "mqtt://hall.local:1883", or "" for no hall`
+	}
+	switch u.Scheme {
+	case "mqtt", "mqtts", "tcp", "ssl", "tls", "ws", "wss":
+		return ""
+	}
+	return `a broker URL with scheme mqtt, mqtts, tcp, ssl, tls, ws or wss`
+}
+
+func checkBoardID(s string) string {
+	if s != "" && !boardIDRe.MatchString(s) {
+		return `an id of letters, digits, '.', '_' and '-' (at most 64), or "" for the host name`
+	}
+	return ""
+}
+
+func checkLogLevel(s string) string {
+	switch s {
+	case "debug", "info", "warn", "error":
+		return ""
+	}
+	return "debug, info, warn or error"
+}
+
+// checkTimeControl accepts "" (no clock), a preset name, or PGN-style
+// periods: moves/seconds+increment, joined by ':', such as
+// "40/5400+30:1800+30". The clock itself knows the presets.
+func checkTimeControl(s string) string {
+	if s == "" || tcPreset.MatchString(s) {
+		return ""
+	}
+	for _, p := range strings.Split(s, ":") {
+		if !tcPeriod.MatchString(p) {
+			return `a time control: periods [moves/]seconds[+increment] joined by ':', such as "40/5400+30:1800+30", a preset name, or "" for none`
+		}
+	}
+	return ""
+}
+
+// Check checks a configuration whole: each value in range, the wiring's
+// layout covering the board, and no pin or bus used twice. It is what Parse
+// runs after decoding, and what the daemon runs again after its flags have
+// overridden the file.
+func (c *Config) Check() error {
+	var errs Errors
+	fail := func(key string, v any, expected string) {
+		errs = append(errs, &Error{Key: key, Value: show(v), Expected: expected})
+	}
+	for _, f := range []struct {
+		key, v string
+		check  func(string) string
+	}{
+		{"laws", c.Laws, checkLaws},
+		{"time_control", c.TimeControl, checkTimeControl},
+		{"listen", c.Listen, checkListen},
+		{"state_dir", c.StateDir, checkDir},
+		{"hall", c.Hall, checkHall},
+		{"board_id", c.BoardID, checkBoardID},
+		{"log_level", c.LogLevel, checkLogLevel},
+		{"sensor.wiring", c.Sensor.Wiring, checkWiring(SensorWirings())},
+		{"led.wiring", c.LED.Wiring, checkWiring(LEDWirings())},
+	} {
+		if want := f.check(f.v); want != "" {
+			fail(f.key, f.v, want)
+		}
+	}
+	if len(errs) > 0 {
+		return errs
+	}
+	c.checkLayouts(fail)
+	c.checkSharing(fail)
+	c.checkADC(fail)
+	if len(errs) > 0 {
+		return errs
+	}
+	return nil
+}
+
+func (c *Config) checkADC(fail func(string, any, string)) {
+	if c.Sensor.Wiring != WiringMCP3008 && c.Sensor.Wiring != WiringMCP3208 {
+		return
+	}
+	full := int64(1024)
+	if c.Sensor.Wiring == WiringMCP3208 {
+		full = 4096
+	}
+	if int64(c.Sensor.ADC.Quiet) >= full {
+		fail("sensor.adc.quiet", int64(c.Sensor.ADC.Quiet), fmt.Sprintf("a reading below %d, the %s's full scale", full, c.Sensor.Wiring))
+	}
+	if int64(c.Sensor.ADC.Threshold) >= full/2 {
+		fail("sensor.adc.threshold", int64(c.Sensor.ADC.Threshold), fmt.Sprintf("a distance below %d, half the %s's full scale", full/2, c.Sensor.Wiring))
+	}
+}
+
+// checkLayouts checks that the sensor inputs and LEDs cover the board.
+func (c *Config) checkLayouts(fail func(string, any, string)) {
+	if n := c.SensorInputs(); n > 0 {
+		l := c.Sensor.Layout
+		if len(l.Squares) > 0 && len(l.Squares) != n {
+			fail("sensor.squares", squareList(l.Squares), fmt.Sprintf("one square for each of the %d inputs of the %s wiring", n, c.Sensor.Wiring))
+		} else if dup, ok := repeated(c.SensorSquares()); ok {
+			fail("sensor.squares", squareList(l.Squares), fmt.Sprintf("each square at most once (%s is there twice)", dup))
+		}
+	}
+	if c.ledHardware() && len(c.LED.Layout.Squares) > 0 {
+		sq := c.LED.Layout.Squares
+		v := squareList(sq)
+		if c.LED.Wiring == WiringMAX7219 || c.LED.Wiring == WiringHT16K33 {
+			if len(sq) != 64 {
+				fail("led.squares", v, fmt.Sprintf("64 squares, one for each LED of the %s", c.LED.Wiring))
+				return
+			}
+		}
+		if len(sq) < 64 || len(sq) > 1024 {
+			fail("led.squares", v, "64 to 1024 entries, one for each LED of the strip")
+			return
+		}
+		if dup, ok := repeated(sq); ok {
+			fail("led.squares", v, fmt.Sprintf("each square once (%s is there twice)", dup))
+			return
+		}
+		var seen board.Occupancy
+		for _, s := range sq {
+			if s.Valid() {
+				seen = seen.With(s)
+			}
+		}
+		if missing := (^seen).Squares(); len(missing) > 0 {
+			fail("led.squares", v, fmt.Sprintf("every square (%s has no LED)", missing[0]))
+		}
+	}
+}
+
+func squareList(sq []board.Square) []any {
+	out := make([]any, len(sq))
+	for i, s := range sq {
+		if s.Valid() {
+			out[i] = s.String()
+		} else {
+			out[i] = "-"
+		}
+	}
+	return out
+}
+
+func repeated(sq []board.Square) (board.Square, bool) {
+	var seen board.Occupancy
+	for _, s := range sq {
+		if !s.Valid() {
+			continue
+		}
+		if seen.Has(s) {
+			return s, true
+		}
+		seen = seen.With(s)
+	}
+	return board.NoSquare, false
+}
+
+func (c *Config) ledHardware() bool {
+	switch c.LED.Wiring {
+	case WiringWS2812, WiringSK6812, WiringAPA102, WiringMAX7219, WiringHT16K33:
+		return true
+	}
+	return false
+}
+
+// use is one part's claim on a pin or bus.
+type use struct {
+	key  string // the config key that claims it
+	what string // what for, in an error
+}
+
+// piBusPins returns the Raspberry Pi GPIOs of the buses boardd uses.
+func piBusPins() map[string]map[string]int {
+	return map[string]map[string]int{
+		"SPI0": {"MISO": 9, "MOSI": 10, "SCLK": 11, "CE0": 8, "CE1": 7},
+		"SPI1": {"MISO": 19, "MOSI": 20, "SCLK": 21, "CE0": 18, "CE1": 17, "CE2": 16},
+		"I2C1": {"SDA": 2, "SCL": 3},
+	}
+}
+
+// checkSharing finds GPIOs claimed twice (by name, and on a Raspberry Pi
+// against the bus pins in use), SPI ports opened twice, LED strips sharing
+// an SPI bus (they have no chip select: every transfer on the bus would
+// reach them), and I²C addresses claimed twice.
+func (c *Config) checkSharing(fail func(string, any, string)) {
+	busPins := piBusPins()
+	pins := map[string]use{}
+	claimPin := func(key, name, what string) {
+		norm := strings.ToUpper(name)
+		if prev, ok := pins[norm]; ok {
+			fail(key, name, fmt.Sprintf("a GPIO no other part uses (%s is %s, %s)", name, prev.what, prev.key))
+			return
+		}
+		pins[norm] = use{key, what}
+	}
+	ports := map[string]use{}
+	buses := map[string][]use{}
+	stripBus := map[string]use{}
+	claimSPI := func(key, name, what string, strip, ownCS bool) {
+		m := spiName.FindStringSubmatch(name)
+		if m == nil {
+			return
+		}
+		port, bus := "SPI"+m[1]+"."+m[2], "SPI"+m[1]
+		if prev, ok := ports[port]; ok {
+			fail(key, name, fmt.Sprintf("an SPI port no other part uses (%s is %s, %s)", port, prev.what, prev.key))
+			return
+		}
+		if prev, ok := stripBus[bus]; ok {
+			fail(key, name, fmt.Sprintf("an SPI bus other than %s: %s has it to itself (%s)", bus, prev.what, prev.key))
+			return
+		}
+		if strip && len(buses[bus]) > 0 {
+			prev := buses[bus][0]
+			fail(key, name, fmt.Sprintf("an SPI bus of its own: %s is on %s (%s), and an LED strip has no chip select", prev.what, bus, prev.key))
+			return
+		}
+		ports[port] = use{key, what}
+		buses[bus] = append(buses[bus], use{key, what})
+		if strip {
+			stripBus[bus] = use{key, what}
+		}
+		if pp, ok := busPins[bus]; ok {
+			for _, sig := range []string{"MISO", "MOSI", "SCLK"} {
+				if n := fmt.Sprintf("GPIO%d", pp[sig]); pins[n].key == "" {
+					pins[n] = use{key, fmt.Sprintf("%s %s", bus, sig)}
+				}
+			}
+			if ownCS {
+				if ce, ok := pp["CE"+m[2]]; ok {
+					claimPin(key, fmt.Sprintf("GPIO%d", ce), fmt.Sprintf("%s CE%s", bus, m[2]))
+				}
+			}
+		}
+	}
+	i2cAddrs := map[string]use{}
+	claimI2C := func(key, name string, addrs []uint16, what string) {
+		m := i2cName.FindStringSubmatch(name)
+		if m == nil {
+			return
+		}
+		bus := "I2C" + m[1]
+		if pp, ok := busPins[bus]; ok {
+			for _, sig := range []string{"SDA", "SCL"} {
+				if n := fmt.Sprintf("GPIO%d", pp[sig]); pins[n].key == "" {
+					pins[n] = use{key, bus + " " + sig}
+				}
+			}
+		}
+		for _, a := range addrs {
+			id := fmt.Sprintf("%s@%#02x", bus, a)
+			if prev, ok := i2cAddrs[id]; ok {
+				fail(key, name, fmt.Sprintf("an address no other chip on %s has (%#02x is %s, %s)", bus, a, prev.what, prev.key))
+				return
+			}
+			i2cAddrs[id] = use{key, what}
+		}
+	}
+
+	s := &c.Sensor
+	switch s.Wiring {
+	case WiringHC165:
+		claimSPI("sensor.hc165.spi", s.HC165.SPI, "the 74HC165 chain", false, true)
+	case WiringMCP23017:
+		claimI2C("sensor.mcp23017.i2c", s.MCP23017.I2C, s.MCP23017.Addresses, "an MCP23017")
+	case WiringMCP3008, WiringMCP3208:
+		claimSPI("sensor.adc.spi", s.ADC.SPI, "the "+strings.ToUpper(s.Wiring)+"s", false, len(s.ADC.ChipSelects) == 0)
+	}
+	l := &c.LED
+	switch l.Wiring {
+	case WiringWS2812:
+		claimSPI("led.ws2812.spi", l.WS2812.SPI, "the WS2812 strip", true, false)
+	case WiringSK6812:
+		claimSPI("led.sk6812.spi", l.SK6812.SPI, "the SK6812 strip", true, false)
+	case WiringAPA102:
+		claimSPI("led.apa102.spi", l.APA102.SPI, "the APA102 strip", true, false)
+	case WiringMAX7219:
+		claimSPI("led.max7219.spi", l.MAX7219.SPI, "the MAX7219", false, true)
+	case WiringHT16K33:
+		claimI2C("led.ht16k33.i2c", l.HT16K33.I2C, []uint16{l.HT16K33.Address}, "the HT16K33")
+	}
+	switch s.Wiring {
+	case WiringHC165:
+		claimPin("sensor.hc165.load", s.HC165.Load, "the 74HC165 load pin")
+	case WiringMatrix:
+		for i, p := range s.Matrix.Rows {
+			claimPin(fmt.Sprintf("sensor.matrix.rows[%d]", i), p, fmt.Sprintf("matrix row %d", i))
+		}
+		for i, p := range s.Matrix.Columns {
+			claimPin(fmt.Sprintf("sensor.matrix.columns[%d]", i), p, fmt.Sprintf("matrix column %d", i))
+		}
+	case WiringMCP3008, WiringMCP3208:
+		for i, p := range s.ADC.ChipSelects {
+			claimPin(fmt.Sprintf("sensor.adc.chip_selects[%d]", i), p, fmt.Sprintf("the chip select of ADC %d", i))
+		}
+	}
+	keys := make([]string, 0, len(c.Buttons.Pins))
+	for k := range c.Buttons.Pins {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		claimPin("buttons."+k, c.Buttons.Pins[k], "the "+strings.ReplaceAll(k, "_", " ")+" button")
+	}
+}

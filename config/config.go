@@ -1,0 +1,371 @@
+// Package config reads boardd's configuration file: one TOML file
+// (DefaultPath, /etc/boardd/boardd.toml) naming the law-set and daemon
+// settings, the board's orientation, the sensor scanner and LED sink with
+// their buses, pins and chip addresses, wiring orders and rates, and the
+// players' buttons. docs/hardware.md documents every key.
+//
+// Every key has a default, and the defaults are a simulated board, so boardd
+// runs with no file at all. A file is checked whole: each fault is reported
+// as an *Error naming the key, the value found and what was expected, and
+// every fault found is reported at once. Checking touches no hardware.
+//
+// This package only reads and checks; opening buses and pins is the
+// daemon's (cmd/boardd), and the drivers live in sensor, led and button.
+package config
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/boardd/boardd/board"
+	"periph.io/x/conn/v3/physic"
+)
+
+// DefaultPath is where boardd looks for its configuration when none is named.
+const DefaultPath = "/etc/boardd/boardd.toml"
+
+// Config is a whole configuration.
+type Config struct {
+	Laws        string // law-set id: laws
+	Tournament  bool   // tournament mode: tournament
+	TimeControl string // time control, empty for none: time_control
+	Listen      string // console address: listen
+	StateDir    string // state directory, empty for the daemon's default: state_dir
+	Hall        string // club hall broker URL, empty for none: hall
+	BoardID     string // this board's id in the hall, empty for the host name: board_id
+	LogLevel    string // debug, info, warn or error: log_level
+
+	// A1 is the corner of the wired board (as the sensor and LED layouts
+	// name it) where a1 really is: a1 when the board stands as wired, h8
+	// when it is turned round ([board] a1).
+	A1 board.Square
+
+	Sensor  Sensor
+	LED     LED
+	Buttons Buttons
+}
+
+// Layout says which square each input of a sensor wiring, or each LED of a
+// strip, lies under: either by geometry (the first corner, the direction,
+// serpentine or not) or square by square.
+type Layout struct {
+	First      board.Square   // corner of input 0: a1, h1, a8 or h8 (first)
+	Along      string         // "ranks" (input 1 is beside input 0 on its rank) or "files" (along)
+	Serpentine bool           // every other rank (or file) runs backwards (serpentine)
+	Squares    []board.Square // explicit order; board.NoSquare for an LED under no square (squares)
+}
+
+// Sensor configures the scanner ([sensor] and its wiring's table).
+type Sensor struct {
+	// Wiring is sim (the console's simulated board), none, hc165,
+	// mcp23017, matrix, mcp3008, mcp3208 or serial:PATH.
+	Wiring     string
+	Rate       float64       // scans a second
+	Retries    int           // retries of a failed read
+	FaultAfter int           // failed scans in a row before a fault
+	Debounce   time.Duration // per-square debounce window
+	Layout     Layout
+
+	HC165    HC165
+	MCP23017 MCP23017
+	Matrix   Matrix
+	ADC      ADC // mcp3008 and mcp3208
+}
+
+// HC165 configures a 74HC165 chain ([sensor.hc165]).
+type HC165 struct {
+	SPI       string           // SPI port, "SPI0.0"
+	Speed     physic.Frequency // SPI clock
+	Load      string           // GPIO on every SH/LD
+	Chips     int              // chips in the chain
+	Check     bool             // read the check byte (last chip's SER grounded)
+	ActiveLow bool             // a magnet pulls its input low
+}
+
+// MCP23017 configures MCP23017 expanders ([sensor.mcp23017]).
+type MCP23017 struct {
+	I2C       string   // I²C bus, "I2C1"
+	Addresses []uint16 // chip addresses
+	ActiveLow bool     // a magnet pulls its input low
+}
+
+// Matrix configures a GPIO row/column matrix ([sensor.matrix]).
+type Matrix struct {
+	GPIOChip string        // GPIO character device holding the lines, empty for the first
+	Rows     []string      // row lines (outputs)
+	Columns  []string      // column lines (inputs, pull-ups)
+	Settle   time.Duration // wait after driving a row
+}
+
+// ADC configures MCP3008/MCP3208 ADCs ([sensor.adc]).
+type ADC struct {
+	SPI         string           // SPI port
+	Speed       physic.Frequency // SPI clock
+	ChipSelects []string         // one GPIO per chip; empty: one chip on the port's own chip select
+	Quiet       int              // reading with no magnet, 0 for mid-scale
+	Threshold   int              // distance from quiet that means a man, 0 for an eighth of full scale
+}
+
+// LED configures the LED sink ([led] and its wiring's table).
+type LED struct {
+	// Wiring is none, sim (the console shows the LEDs), ws2812, sk6812,
+	// apa102, max7219, ht16k33 or serial:PATH.
+	Wiring     string
+	Brightness int     // percent
+	Gamma      float64 // colour strips
+	Layout     Layout
+
+	WS2812  Strip // [led.ws2812]
+	SK6812  Strip // [led.sk6812]
+	APA102  Strip // [led.apa102]
+	MAX7219 Strip // [led.max7219]
+	HT16K33 I2CMatrix
+}
+
+// Strip configures an LED driver on an SPI port.
+type Strip struct {
+	SPI   string           // SPI port
+	Speed physic.Frequency // SPI clock limit (apa102), 0 for the driver's own
+}
+
+// I2CMatrix configures an HT16K33 ([led.ht16k33]).
+type I2CMatrix struct {
+	I2C     string // I²C bus
+	Address uint16 // chip address
+}
+
+// Buttons configures the players' buttons ([buttons]).
+type Buttons struct {
+	Debounce   time.Duration
+	ActiveHigh bool
+	// Pins maps "white_clock", "black_jadoube" and so on to GPIO names.
+	Pins map[string]string
+}
+
+// Sensor and LED wirings.
+const (
+	WiringSim      = "sim"
+	WiringNone     = "none"
+	WiringHC165    = "hc165"
+	WiringMCP23017 = "mcp23017"
+	WiringMatrix   = "matrix"
+	WiringMCP3008  = "mcp3008"
+	WiringMCP3208  = "mcp3208"
+	WiringWS2812   = "ws2812"
+	WiringSK6812   = "sk6812"
+	WiringAPA102   = "apa102"
+	WiringMAX7219  = "max7219"
+	WiringHT16K33  = "ht16k33"
+	SerialPrefix   = "serial:"
+)
+
+// SensorWirings returns the sensor wirings a file or --sensor may name
+// (besides serial:PATH).
+func SensorWirings() []string {
+	return []string{WiringSim, WiringNone, WiringHC165, WiringMCP23017, WiringMatrix, WiringMCP3008, WiringMCP3208}
+}
+
+// LEDWirings returns the LED wirings a file or --led may name (besides
+// serial:PATH).
+func LEDWirings() []string {
+	return []string{WiringNone, WiringSim, WiringWS2812, WiringSK6812, WiringAPA102, WiringMAX7219, WiringHT16K33}
+}
+
+// Default returns the configuration with every key at its default: a
+// simulated board with no LEDs, fide2023, the console on 127.0.0.1:8080.
+func Default() *Config {
+	sq := func(n string) board.Square { s, _ := board.ParseSquare(n); return s }
+	return &Config{
+		Laws:     "fide2023",
+		Listen:   "127.0.0.1:8080",
+		LogLevel: "info",
+		A1:       sq("a1"),
+		Sensor: Sensor{
+			Wiring:     WiringSim,
+			Rate:       100,
+			Retries:    2,
+			FaultAfter: 5,
+			Debounce:   20 * time.Millisecond,
+			Layout:     Layout{First: sq("a1"), Along: "ranks"},
+			HC165: HC165{SPI: "SPI0.0", Speed: physic.MegaHertz, Load: "GPIO25", Chips: 8,
+				Check: true, ActiveLow: true},
+			MCP23017: MCP23017{I2C: "I2C1", Addresses: []uint16{0x20, 0x21, 0x22, 0x23}, ActiveLow: true},
+			Matrix: Matrix{
+				Rows:    []string{"GPIO4", "GPIO5", "GPIO6", "GPIO12", "GPIO13", "GPIO16", "GPIO17", "GPIO22"},
+				Columns: []string{"GPIO18", "GPIO19", "GPIO20", "GPIO21", "GPIO23", "GPIO24", "GPIO26", "GPIO27"},
+				Settle:  10 * time.Microsecond,
+			},
+			ADC: ADC{SPI: "SPI0.0", Speed: physic.MegaHertz,
+				ChipSelects: []string{"GPIO4", "GPIO5", "GPIO6", "GPIO12", "GPIO13", "GPIO22", "GPIO23", "GPIO24"}},
+		},
+		LED: LED{
+			Wiring:     WiringNone,
+			Brightness: 30,
+			Gamma:      1,
+			Layout:     Layout{First: sq("a1"), Along: "ranks"},
+			WS2812:     Strip{SPI: "SPI1.0"},
+			SK6812:     Strip{SPI: "SPI1.0"},
+			APA102:     Strip{SPI: "SPI1.0", Speed: 4 * physic.MegaHertz},
+			MAX7219:    Strip{SPI: "SPI0.1"},
+			HT16K33:    I2CMatrix{I2C: "I2C1", Address: 0x70},
+		},
+		Buttons: Buttons{Debounce: 30 * time.Millisecond, Pins: map[string]string{}},
+	}
+}
+
+// Error is one fault in a configuration: the key (dotted, as in
+// "sensor.hc165.load"), the value found (as TOML writes it; "(missing)" if
+// absent) and what was expected.
+type Error struct {
+	Key      string
+	Value    string
+	Expected string
+}
+
+func (e *Error) Error() string {
+	return fmt.Sprintf("%s = %s: expected %s", e.Key, e.Value, e.Expected)
+}
+
+// Errors is every fault found in a file, in the file's key order. Its
+// message has one fault a line.
+type Errors []*Error
+
+func (es Errors) Error() string {
+	lines := make([]string, len(es))
+	for i, e := range es {
+		lines[i] = e.Error()
+	}
+	return strings.Join(lines, "\n")
+}
+
+// FileError is a configuration file that cannot be used, naming the file.
+type FileError struct {
+	Path string
+	Err  error // Errors, a TOML syntax error, or the read error
+}
+
+func (e *FileError) Error() string {
+	var es Errors
+	if errors.As(e.Err, &es) && len(es) > 1 {
+		return fmt.Sprintf("%s: %d faults:\n%s", e.Path, len(es), es.Error())
+	}
+	return fmt.Sprintf("%s: %v", e.Path, e.Err)
+}
+
+func (e *FileError) Unwrap() error { return e.Err }
+
+// Load reads and checks the file at path.
+func Load(path string) (*Config, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, &FileError{Path: path, Err: err}
+	}
+	c, err := Parse(data)
+	if err != nil {
+		return nil, &FileError{Path: path, Err: err}
+	}
+	return c, nil
+}
+
+// Parse reads and checks a configuration: the defaults, overridden by what
+// data sets. The error is Errors, or a TOML syntax error with its line.
+func Parse(data []byte) (*Config, error) {
+	c := Default()
+	if err := decode(data, c); err != nil {
+		return nil, err
+	}
+	if err := c.Check(); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+// SensorInputs returns how many inputs the sensor wiring has (the length its
+// layout's squares must have), or 0 for wirings without inputs here.
+func (c *Config) SensorInputs() int {
+	s := &c.Sensor
+	switch s.Wiring {
+	case WiringHC165:
+		return 8 * s.HC165.Chips
+	case WiringMCP23017:
+		return 16 * len(s.MCP23017.Addresses)
+	case WiringMatrix:
+		return len(s.Matrix.Rows) * len(s.Matrix.Columns)
+	case WiringMCP3008, WiringMCP3208:
+		return 8 * max(1, len(s.ADC.ChipSelects))
+	}
+	return 0
+}
+
+// SensorSquares returns the square of each sensor input, the board's
+// orientation applied.
+func (c *Config) SensorSquares() []board.Square {
+	return c.Sensor.Layout.order(c.SensorInputs(), c.A1)
+}
+
+// LEDSquares returns the square under each LED (board.NoSquare for none),
+// the board's orientation applied.
+func (c *Config) LEDSquares() []board.Square {
+	return c.LED.Layout.order(64, c.A1)
+}
+
+// order returns the squares of n inputs: the explicit list, or n inputs laid
+// out by geometry; each then turned so that corner a1 of the wiring lands
+// where a1 really is.
+func (l Layout) order(n int, a1 board.Square) []board.Square {
+	var out []board.Square
+	if len(l.Squares) > 0 {
+		out = append(out, l.Squares...)
+	} else {
+		for i := 0; i < n && i < 64; i++ {
+			out = append(out, l.place(i))
+		}
+	}
+	for i, sq := range out {
+		if sq.Valid() {
+			out[i] = turn(sq, a1)
+		}
+	}
+	return out
+}
+
+// place lays input i out by geometry.
+func (l Layout) place(i int) board.Square {
+	major, minor := i/8, i%8
+	if l.Serpentine && major%2 == 1 {
+		minor = 7 - minor
+	}
+	fromRight := l.First.File() == 7
+	fromTop := l.First.Rank() == 7
+	var file, rank int
+	if l.Along == "files" {
+		file, rank = major, minor
+	} else {
+		file, rank = minor, major
+	}
+	if fromRight {
+		file = 7 - file
+	}
+	if fromTop {
+		rank = 7 - rank
+	}
+	return board.NewSquare(file, rank)
+}
+
+// turn maps a square of the wired board to the real board when the wired
+// corner a1 names is where a1 really is.
+func turn(sq, a1 board.Square) board.Square {
+	f, r := sq.File(), sq.Rank()
+	switch {
+	case a1.File() == 7 && a1.Rank() == 0: // wired h1 is a1: a quarter turn
+		return board.NewSquare(r, 7-f)
+	case a1.File() == 0 && a1.Rank() == 7: // wired a8 is a1
+		return board.NewSquare(7-r, f)
+	case a1.File() == 7 && a1.Rank() == 7: // turned round
+		return board.NewSquare(7-f, 7-r)
+	}
+	return sq
+}

@@ -1,0 +1,219 @@
+package config
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/boardd/boardd/arbiter"
+)
+
+// example is one named wiring's example file: the sensor and LED wirings it
+// shows, its settings beyond the defaults, and its buttons.
+type example struct {
+	title   string
+	sensor  string
+	led     string
+	spiLED  string // the LED driver's SPI port, when not its default
+	layout  string // the LED layout lines
+	buttons [][2]string
+	note    string
+}
+
+func examples() map[string]example {
+	serp := "first = \"a1\"\nalong = \"ranks\"\nserpentine = true\n"
+	return map[string]example{
+		WiringSim: {title: "a simulated board: no hardware, the console plays the board", sensor: WiringSim, led: WiringNone},
+		WiringHC165: {title: "8 x 74HC165 shift registers on SPI0, a WS2812B strip on SPI1, six buttons",
+			sensor: WiringHC165, led: WiringWS2812, layout: serp,
+			buttons: [][2]string{{"white_jadoube", "GPIO5"}, {"white_claim", "GPIO6"}, {"white_clock", "GPIO12"},
+				{"black_jadoube", "GPIO13"}, {"black_claim", "GPIO22"}, {"black_clock", "GPIO23"}}},
+		WiringMCP23017: {title: "4 x MCP23017 expanders and an HT16K33 LED matrix, all on I2C1, six buttons",
+			sensor: WiringMCP23017, led: WiringHT16K33,
+			buttons: [][2]string{{"white_jadoube", "GPIO5"}, {"white_claim", "GPIO6"}, {"white_clock", "GPIO12"},
+				{"black_jadoube", "GPIO13"}, {"black_claim", "GPIO22"}, {"black_clock", "GPIO23"}}},
+		WiringMatrix: {title: "an 8x8 switch matrix on 16 GPIOs and a MAX7219 LED matrix on SPI0, two clock buttons",
+			sensor: WiringMatrix, led: WiringMAX7219, spiLED: "SPI0.0",
+			buttons: [][2]string{{"white_clock", "GPIO25"}, {"black_clock", "GPIO7"}},
+			note:    "# GPIO7 is SPI0's CE1: free it with dtoverlay=spi0-1cs in /boot/firmware/config.txt.\n"},
+		WiringMCP3008: {title: "analogue Hall sensors on 8 x MCP3008 (SPI0, GPIO chip selects), an APA102 strip on SPI1",
+			sensor: WiringMCP3008, led: WiringAPA102, layout: serp,
+			buttons: [][2]string{{"white_jadoube", "GPIO25"}, {"white_clock", "GPIO26"}, {"black_jadoube", "GPIO27"}, {"black_clock", "GPIO16"}}},
+		WiringMCP3208: {title: "analogue Hall sensors on 8 x MCP3208 (SPI0, GPIO chip selects), an APA102 strip on SPI1",
+			sensor: WiringMCP3208, led: WiringAPA102, layout: serp,
+			buttons: [][2]string{{"white_jadoube", "GPIO25"}, {"white_clock", "GPIO26"}, {"black_jadoube", "GPIO27"}, {"black_clock", "GPIO16"}}},
+		WiringWS2812:  {title: "a WS2812B strip on SPI1 with the simulated board", sensor: WiringSim, led: WiringWS2812, layout: serp},
+		WiringSK6812:  {title: "an SK6812 (RGB) strip on SPI1 with the simulated board", sensor: WiringSim, led: WiringSK6812, layout: serp},
+		WiringAPA102:  {title: "an APA102 strip on SPI1 with the simulated board", sensor: WiringSim, led: WiringAPA102, layout: serp},
+		WiringMAX7219: {title: "a MAX7219 LED matrix on SPI0 with the simulated board", sensor: WiringSim, led: WiringMAX7219},
+		WiringHT16K33: {title: "an HT16K33 LED matrix on I2C1 with the simulated board", sensor: WiringSim, led: WiringHT16K33},
+	}
+}
+
+// Examples returns the names Example knows, sorted.
+func Examples() []string {
+	var names []string
+	for n := range examples() {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// Example returns a commented configuration file for the named wiring (a
+// sensor or LED wiring; "" for the simulated board) that Parse accepts.
+func Example(wiring string) (string, error) {
+	if wiring == "" {
+		wiring = WiringSim
+	}
+	ex, ok := examples()[wiring]
+	if !ok {
+		return "", fmt.Errorf("no example wiring %q: expected one of %s", wiring, strings.Join(Examples(), ", "))
+	}
+	var b strings.Builder
+	w := func(format string, a ...any) { fmt.Fprintf(&b, format, a...) }
+	w("# boardd configuration: %s.\n", ex.title)
+	w("# Install as %s (or pass --config FILE); check with: boardd config check FILE\n", DefaultPath)
+	w("# Any key may be left out to take its default; docs/hardware.md explains each\n# key and gives its default.\n\n")
+	w(`# The law-set the arbiter applies: %s.
+laws = "fide2023"
+# Tournament mode: the arbiter exacts every penalty; nobody may waive one.
+tournament = false
+# Time control: periods [moves/]seconds[+increment] joined by ':', or "" for no clock.
+time_control = ""
+# The web console's address.
+listen = "127.0.0.1:8080"
+# Where the game journal lives; "" means $STATE_DIRECTORY, else ~/.local/state/boardd.
+state_dir = ""
+# The club hall's MQTT broker, e.g. "mqtt://hall.local:1883"; "" for none.
+hall = ""
+# This board's id in the hall; "" means the host name.
+board_id = ""
+# debug, info, warn or error.
+log_level = "info"
+
+[board]
+# Orientation: the corner of the board, as the wiring below names it, where a1
+# really is. "a1" when the board stands as wired, "h8" when it is turned round,
+# "h1" or "a8" for a quarter turn.
+a1 = "a1"
+
+`, strings.Join(arbiter.LawSetIDs(), ", "))
+	d := Default()
+	w("[sensor]\n# sim (the console's simulated board), none, hc165, mcp23017, matrix, mcp3008,\n# mcp3208, or serial:PATH.\nwiring = %q\n", ex.sensor)
+	w("# Scans a second, retries of a failed read, failed scans in a row before the\n# LEDs and console show a fault, and the per-square debounce window.\n")
+	w("rate = %g\nretries = %d\nfault_after = %d\ndebounce = %q\n", d.Sensor.Rate, d.Sensor.Retries, d.Sensor.FaultAfter, d.Sensor.Debounce.String())
+	switch ex.sensor {
+	case WiringHC165, WiringMCP23017, WiringMatrix, WiringMCP3008, WiringMCP3208:
+		w("# Which square input 0 is, and how the inputs run (docs/hardware.md numbers\n# each wiring's inputs); or list all of them: squares = [\"a1\", \"b1\", ...].\n")
+		w("first = \"a1\"\nalong = \"ranks\"\nserpentine = false\n")
+	}
+	w("\n")
+	switch ex.sensor {
+	case WiringHC165:
+		h := d.Sensor.HC165
+		w(`[sensor.hc165]
+# The SPI port: MISO from chip 0's QH, SCLK to every CLK, the port's CE to every
+# CLK INH (or tie CLK INH to ground).
+spi = %q
+speed = %q
+# The GPIO on every chip's SH/LD.
+load = %q
+chips = %d
+# Read one byte more, which must be 0x00: tie the last chip's SER to ground.
+check = %t
+# A magnet pulls its input low (Hall switches with pull-ups).
+active_low = %t
+
+`, h.SPI, "1MHz", h.Load, h.Chips, h.Check, h.ActiveLow)
+	case WiringMCP23017:
+		m := d.Sensor.MCP23017
+		w(`[sensor.mcp23017]
+i2c = %q
+# One to four chips; A2..A1..A0 strapped 000, 001, 010, 011.
+addresses = [0x20, 0x21, 0x22, 0x23]
+active_low = %t
+
+`, m.I2C, m.ActiveLow)
+	case WiringMatrix:
+		m := d.Sensor.Matrix
+		w(`[sensor.matrix]
+# The GPIO character device holding the lines; "" for the first (gpiochip0 on a Pi).
+gpiochip = ""
+# Rows are driven low one at a time; columns have pull-ups. A diode in series
+# with each switch, cathode to the row.
+rows = [%s]
+columns = [%s]
+# How long to wait after driving a row before reading the columns.
+settle = %q
+
+`, quoteList(m.Rows), quoteList(m.Columns), m.Settle.String())
+	case WiringMCP3008, WiringMCP3208:
+		a := d.Sensor.ADC
+		w(`[sensor.adc]
+spi = %q
+speed = %q
+# One GPIO chip select per ADC (1 to 8); [] for a single ADC on the port's own CE.
+chip_selects = [%s]
+# The reading with no magnet (0: mid-scale) and how far from it means a man
+# (0: an eighth of full scale). boardd calibrate learns better values.
+quiet = 0
+threshold = 0
+
+`, a.SPI, "1MHz", quoteList(a.ChipSelects))
+	}
+
+	w("[led]\n# none, sim (the console shows the LEDs), ws2812, sk6812, apa102, max7219,\n# ht16k33, or serial:PATH.\nwiring = %q\n", ex.led)
+	if ex.led != WiringNone {
+		w("# Brightness in percent (64 WS2812s at full white draw nearly 4 A).\nbrightness = %d\n", d.LED.Brightness)
+		if ex.led == WiringWS2812 || ex.led == WiringSK6812 || ex.led == WiringAPA102 {
+			w("# 1 drives the palette as is; 2.2 makes steps look even.\ngamma = 1.0\n")
+		}
+		w("# Which square LED 0 lies under and how the LEDs run; or list them all, with\n# \"-\" for an LED under no square: squares = [\"a1\", \"b1\", ..., \"-\", ...].\n")
+		if ex.layout != "" {
+			w("%s", ex.layout)
+		} else {
+			w("first = \"a1\"\nalong = \"ranks\"\nserpentine = false\n")
+		}
+	}
+	w("\n")
+	switch ex.led {
+	case WiringWS2812, WiringSK6812:
+		port := d.LED.WS2812.SPI
+		if ex.spiLED != "" {
+			port = ex.spiLED
+		}
+		w("[led.%s]\n# The strip's DIN on the port's MOSI (through a 3.3 V to 5 V level shifter);\n# the bus must be the strip's alone. SPI1 needs dtoverlay=spi1-1cs.\nspi = %q\n\n", ex.led, port)
+	case WiringAPA102:
+		w("[led.apa102]\n# DI on MOSI, CI on SCLK (level-shifted); the bus must be the strip's alone.\nspi = %q\nspeed = \"4MHz\"\n\n", d.LED.APA102.SPI)
+	case WiringMAX7219:
+		port := d.LED.MAX7219.SPI
+		if ex.spiLED != "" {
+			port = ex.spiLED
+		}
+		w("[led.max7219]\n# DIN on MOSI, CLK on SCLK, LOAD on the port's CE.\nspi = %q\n\n", port)
+	case WiringHT16K33:
+		w("[led.ht16k33]\ni2c = %q\n# 0x70 to 0x77 (A2..A0).\naddress = 0x%02x\n\n", d.LED.HT16K33.I2C, d.LED.HT16K33.Address)
+	}
+
+	w("[buttons]\n# Each button joins its GPIO to ground (the pin's pull-up holds it high);\n# active_high = true for buttons to 3.3 V with pull-downs.\n")
+	w("debounce = %q\nactive_high = false\n", d.Buttons.Debounce.String())
+	if ex.note != "" {
+		w("%s", ex.note)
+	}
+	if len(ex.buttons) == 0 {
+		w("# One GPIO per button, for each side: white_jadoube, white_check, white_claim,\n# white_clock, black_jadoube, ...; e.g.\n# white_clock = \"GPIO5\"\n")
+	}
+	for _, kv := range ex.buttons {
+		w("%s = %q\n", kv[0], kv[1])
+	}
+	return b.String(), nil
+}
+
+func quoteList(s []string) string {
+	q := make([]string, len(s))
+	for i, v := range s {
+		q[i] = fmt.Sprintf("%q", v)
+	}
+	return strings.Join(q, ", ")
+}
