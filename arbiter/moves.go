@@ -454,7 +454,7 @@ func (g *Game) record(t time.Duration, rd *gesture.Reading, before *board.Analys
 	rec := record{side: rd.Mover, move: m, uci: m.UCI(), san: san, fen: g.cur.Position.FEN(), legal: legal, t: t, before: before}
 	g.moves = append(g.moves, rec)
 	g.lastMove, g.hasLast = m, true
-	g.emit(Report{Type: "move", T: t, Side: rd.Mover.String(), UCI: rec.uci, SAN: san, FEN: rec.fen})
+	g.emit(Report{Type: "move", T: t, Side: rd.Mover.String(), UCI: rec.uci, SAN: san, FEN: rec.fen, Ply: len(g.moves) - 1})
 	g.noteCheck(rd.Mover)
 }
 
@@ -486,8 +486,16 @@ func (g *Game) recordStanding(t time.Duration, d *decision) {
 	rec := record{side: rd.Mover, move: m, uci: m.UCI(), san: san, fen: g.cur.Position.FEN(), legal: rd.Legal, t: t, before: before}
 	g.moves = append(g.moves, rec)
 	g.lastMove, g.hasLast = m, true
-	g.emit(Report{Type: "move", T: t, Side: rd.Mover.String(), UCI: rec.uci, SAN: san, FEN: rec.fen})
+	g.emit(Report{Type: "move", T: t, Side: rd.Mover.String(), UCI: rec.uci, SAN: san, FEN: rec.fen, Ply: len(g.moves) - 1})
 	g.noteCheck(rd.Mover)
+}
+
+// Comment adds a PGN comment to the move at ply (its index in the record),
+// after any comment it has. Out-of-range plies are ignored.
+func (g *Game) Comment(ply int, text string) {
+	if ply >= 0 && ply < len(g.moves) {
+		g.moves[ply].comments = append(g.moves[ply].comments, text)
+	}
 }
 
 func (g *Game) comment(c string) {

@@ -45,6 +45,10 @@ type Report struct {
 	PGN string // end
 
 	Button string // press (only in the journal, not in replay output)
+
+	// Ply is the index of a move report's move in the game record (not
+	// written out): a clock comment finds its move by it.
+	Ply int
 }
 
 // AppendJSON writes the report as one compact JSON object (no newline).

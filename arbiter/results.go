@@ -81,6 +81,14 @@ func (g *Game) repetitions() int {
 	return n
 }
 
+// Finish ends the game with a result decided outside the board (a flag
+// fallen, say), unless it has ended already.
+func (g *Game) Finish(t time.Duration, result, reason, law string) {
+	if g.result == nil {
+		g.finish(t, result, reason, law)
+	}
+}
+
 // finish ends the game.
 func (g *Game) finish(t time.Duration, result, reason, law string) {
 	r := Report{Type: "result", T: t, Result: result, Reason: reason, Law: law}

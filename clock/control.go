@@ -279,6 +279,10 @@ func parseStage(p string) (Stage, string) {
 	if s.Bonus > MaxBonus {
 		return s, fmt.Sprintf("%s %d: at most %d", s.Mode, b, int64(MaxBonus/time.Second))
 	}
+	if s.Mode == Increment && s.Bonus == 0 {
+		// "300+0" is how lichess writes sudden death.
+		s.Mode = Sudden
+	}
 	return s, ""
 }
 

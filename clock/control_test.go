@@ -37,6 +37,7 @@ func TestParseValid(t *testing.T) {
 		{in: "40/7200d30:3600d30", stages: []Stage{
 			{Moves: 40, Time: 2 * time.Hour, Mode: Delay, Bonus: 30 * sec},
 			{Time: time.Hour, Mode: Delay, Bonus: 30 * sec}}},
+		{in: "300+0", stages: []Stage{{Time: 5 * mins}}, tag: "300"},
 		{in: "  300+2 ", stages: []Stage{{Time: 5 * mins, Mode: Increment, Bonus: 2 * sec}}, tag: "300+2"},
 		{in: "0300+02", stages: []Stage{{Time: 5 * mins, Mode: Increment, Bonus: 2 * sec}}, tag: "300+2"},
 		{in: "hastings1895", name: "hastings1895", tag: "30/7200:15/3600",
@@ -112,7 +113,6 @@ func TestParseInvalid(t *testing.T) {
 		{"1.5", 1, "fractions of a second are not supported"},
 		{"300+1.5", 1, "fractions of a second are not supported"},
 		{"300+2s", 1, `unexpected 's' in "2s"`},
-		{"300+0", 1, "increment of 0 seconds: leave it out"},
 		{"300d0", 1, "simple delay of 0 seconds"},
 		{"300+3601", 1, "increment 3601: at most 3600"},
 		{"360001", 1, "360001 seconds: at most 360000"},

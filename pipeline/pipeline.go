@@ -17,6 +17,7 @@ import (
 
 	"github.com/boardd/boardd/arbiter"
 	"github.com/boardd/boardd/board"
+	"github.com/boardd/boardd/clock"
 	"github.com/boardd/boardd/gesture"
 	"github.com/boardd/boardd/led"
 	"github.com/boardd/boardd/sensor"
@@ -29,6 +30,12 @@ type Options struct {
 	Laws       string        // law-set id
 	Setup      string        // FEN to start from; empty for the initial position
 	Odds       string        // men given as odds (see arbiter.Options.Odds)
+	// TimeControl sets the game clocks (clock.Parse syntax or a preset);
+	// empty for no clock.
+	TimeControl string
+	// ClockAtFirstInput starts the first mover's clock at the first input
+	// (a replay); otherwise the other side's clock press starts it.
+	ClockAtFirstInput bool
 	Tournament bool          // every penalty exacted by the arbiter
 	Clocked    bool          // a time control runs (moves complete by the clock press under fide2023)
 	Debounce   time.Duration // per-square debounce window (sensor.DefaultDebounce if zero)
@@ -56,6 +63,8 @@ type Pipeline struct {
 	now      time.Duration
 	deadline time.Duration
 	fault    bool
+	tk       *clock.Timekeeper
+	begun    bool
 }
 
 // New builds a pipeline. Reports go to observe (which may be nil); LED
@@ -64,6 +73,21 @@ func New(opts Options, sink led.Sink, observe func(arbiter.Report)) (*Pipeline, 
 	laws, err := arbiter.Lookup(opts.Laws)
 	if err != nil {
 		return nil, err
+	}
+	var control *clock.Control
+	if opts.TimeControl != "" {
+		c, err := clock.Parse(opts.TimeControl)
+		if err != nil {
+			return nil, err
+		}
+		control = &c
+		opts.Clocked = true
+		tags := map[string]string{}
+		for k, v := range opts.Tags {
+			tags[k] = v
+		}
+		tags["TimeControl"] = clock.Tag(c)
+		opts.Tags = tags
 	}
 	game, err := arbiter.NewGame(arbiter.Options{Laws: laws, Setup: opts.Setup, Odds: opts.Odds, Tournament: opts.Tournament, Clocked: opts.Clocked, Tags: opts.Tags})
 	if err != nil {
@@ -87,9 +111,24 @@ func New(opts Options, sink led.Sink, observe func(arbiter.Report)) (*Pipeline, 
 		exp = gesture.Expectation{Mode: gesture.Restore, Analysis: exp.Analysis}
 	}
 	p.rec = gesture.New(gopts, game, exp, physical)
+	if control != nil {
+		start := game.Position()
+		if p.tk, err = clock.NewTimekeeper(laws.ID, *control, start.Turn); err != nil {
+			return nil, err
+		}
+		game.OnIllegal = func(t time.Duration, offender board.Color, count int) {
+			if count == 1 {
+				p.tk.Illegal(offender)
+			}
+		}
+	}
 	p.settle(0)
 	return p, nil
 }
+
+// Clocks returns the game clocks' timekeeper, or nil when no time control
+// is set.
+func (p *Pipeline) Clocks() *clock.Timekeeper { return p.tk }
 
 // Game returns the arbiter's game (for the console, the journal and tests).
 func (p *Pipeline) Game() *arbiter.Game { return p.game }
@@ -171,6 +210,14 @@ func (p *Pipeline) Advance(t time.Duration) {
 	for p.deadline <= t {
 		at := p.deadline
 		p.now = at
+		if p.tk != nil {
+			if f, ok := p.tk.Flag(at); ok && p.game.Result() == nil {
+				pos := p.game.Position()
+				r := p.tk.Rule(f, pos.CanMate(f.Side.Other()))
+				p.game.Finish(f.T, r.Result, r.Reason, r.Law)
+				p.rec.SetExpectation(at, p.game.Expectation())
+			}
+		}
 		p.events = p.deb.Advance(at, p.events[:0])
 		for _, e := range p.events {
 			p.rec.Event(e)
@@ -190,6 +237,12 @@ func (p *Pipeline) Advance(t time.Duration) {
 // left the board, then the end line is reported.
 func (p *Pipeline) Finish(t time.Duration) {
 	p.Advance(t)
+	if p.tk != nil {
+		// The clocks stop where they stand: running out the input is no
+		// flag.
+		p.tk.End(t)
+		p.settle(t)
+	}
 	for p.deadline != timing.Never {
 		p.Advance(p.deadline)
 	}
@@ -204,14 +257,50 @@ func (p *Pipeline) Finish(t time.Duration) {
 	if p.now > t {
 		t = p.now
 	}
+	if p.tk != nil {
+		p.tk.End(t)
+	}
 	end := p.game.End(t)
 	if p.observe != nil {
 		p.observe(end)
 	}
 }
 
+// time tells the clocks what the arbiter decided, and stamps each move with
+// the times left.
+func (p *Pipeline) time(reports []arbiter.Report) {
+	for i := range reports {
+		r := &reports[i]
+		switch r.Type {
+		case "move":
+			side, _ := board.ParseColor(r.Side)
+			p.tk.Move(r.T, side)
+			r.WhiteClock, r.BlackClock = p.tk.Times(r.T)
+			p.game.Comment(r.Ply, p.tk.Clk(r.T, side))
+		case "irregularity":
+			p.tk.Irregularity(r.T, r.Chooser)
+		case "ruling":
+			pos := p.game.Position()
+			p.tk.Resume(r.T, pos.Turn)
+			p.tk.Reconcile(p.game.MoveCount())
+		case "result":
+			p.tk.End(r.T)
+		}
+	}
+}
+
 // Input dispatches one trace line.
 func (p *Pipeline) Input(l trace.Line) error {
+	if p.tk != nil && !p.begun && p.opts.ClockAtFirstInput {
+		p.begun = true
+		p.tk.Begin(l.T)
+		p.settle(l.T)
+	}
+	if p.tk != nil && l.Kind == trace.Press && l.Button == trace.ButtonClock {
+		side, _ := board.ParseColor(l.Side)
+		p.Advance(l.T)
+		p.tk.Press(l.T, side)
+	}
 	switch l.Kind {
 	case trace.Lift:
 		p.Event(sensor.Event{T: l.T, Square: l.Square, Kind: sensor.Lift})
@@ -258,6 +347,9 @@ func (p *Pipeline) Action(t time.Duration, action, value string) error {
 // deadline after an input at time t.
 func (p *Pipeline) settle(t time.Duration) {
 	p.reports = p.game.Drain(p.reports[:0])
+	if p.tk != nil {
+		p.time(p.reports)
+	}
 	if p.observe != nil {
 		for _, r := range p.reports {
 			p.observe(r)
@@ -269,6 +361,10 @@ func (p *Pipeline) settle(t time.Duration) {
 		for _, sq := range []board.Square{0, 7, 56, 63} {
 			f.Set(sq, led.Fault, led.Fast)
 		}
+	}
+	clockDue := timing.Never
+	if p.tk != nil {
+		clockDue = p.tk.Deadline()
 	}
 	sinkDue := timing.Never
 	if p.sink != nil {
@@ -282,5 +378,5 @@ func (p *Pipeline) settle(t time.Duration) {
 		}
 	}
 	p.frame = f
-	p.deadline = timing.Earliest(timing.Earliest(p.deb.Deadline(), p.rec.Deadline()), sinkDue)
+	p.deadline = timing.Earliest(timing.Earliest(p.deb.Deadline(), p.rec.Deadline()), timing.Earliest(sinkDue, clockDue))
 }

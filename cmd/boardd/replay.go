@@ -11,6 +11,7 @@ import (
 	"os"
 
 	"github.com/boardd/boardd/arbiter"
+	"github.com/boardd/boardd/clock"
 	"github.com/boardd/boardd/pipeline"
 	"github.com/boardd/boardd/trace"
 )
@@ -21,6 +22,7 @@ func runReplay(ctx context.Context, env *environment, args []string) int {
 	laws := fs.String("laws", "fide2023", "law-set id: "+lawIDs())
 	tracePath := fs.String("trace", "-", "trace file to replay, or - for standard input")
 	tournament := fs.Bool("tournament", false, "tournament mode: the arbiter exacts every penalty, nobody may waive one")
+	timeControl := fs.String("time-control", "", "time control: "+clock.Syntax)
 	odds := fs.String("odds", "", "a game at odds: the men given (squares, or pawn, knight, rook, queen, pawn-and-move), comma-separated; add 'move' to give the move too")
 	logLevel := fs.String("log-level", "warn", "log level on stderr: debug, info, warn or error")
 	if err := fs.Parse(args); err != nil {
@@ -29,6 +31,12 @@ func runReplay(ctx context.Context, env *environment, args []string) int {
 	if _, err := arbiter.Lookup(*laws); err != nil {
 		fmt.Fprintf(env.stderr, "boardd: %v\n", err)
 		return 2
+	}
+	if *timeControl != "" {
+		if _, err := clock.Parse(*timeControl); err != nil {
+			fmt.Fprintf(env.stderr, "boardd: --time-control: %v\n", err)
+			return 2
+		}
 	}
 	logger, err := newLogger(env.stderr, *logLevel)
 	if err != nil {
@@ -47,7 +55,7 @@ func runReplay(ctx context.Context, env *environment, args []string) int {
 	}
 	out := bufio.NewWriterSize(env.stdout, 64*1024)
 	defer out.Flush()
-	err = replay(ctx, in, out, pipeline.Options{Laws: *laws, Tournament: *tournament, Odds: *odds, Logger: logger})
+	err = replay(ctx, in, out, pipeline.Options{Laws: *laws, Tournament: *tournament, Odds: *odds, TimeControl: *timeControl, ClockAtFirstInput: true, Logger: logger})
 	var te *trace.Error
 	switch {
 	case errors.As(err, &te):
