@@ -27,20 +27,20 @@ import (
 
 // Options configure a pipeline.
 type Options struct {
-	Laws       string        // law-set id
-	Setup      string        // FEN to start from; empty for the initial position
-	Odds       string        // men given as odds (see arbiter.Options.Odds)
+	Laws  string // law-set id
+	Setup string // FEN to start from; empty for the initial position
+	Odds  string // men given as odds (see arbiter.Options.Odds)
 	// TimeControl sets the game clocks (clock.Parse syntax or a preset);
 	// empty for no clock.
 	TimeControl string
 	// ClockAtFirstInput starts the first mover's clock at the first input
 	// (a replay); otherwise the other side's clock press starts it.
 	ClockAtFirstInput bool
-	Tournament bool          // every penalty exacted by the arbiter
-	Clocked    bool          // a time control runs (moves complete by the clock press under fide2023)
-	Debounce   time.Duration // per-square debounce window (sensor.DefaultDebounce if zero)
-	Gesture    gesture.Options
-	Tags       map[string]string // PGN tags
+	Tournament        bool          // every penalty exacted by the arbiter
+	Clocked           bool          // a time control runs (moves complete by the clock press under fide2023)
+	Debounce          time.Duration // per-square debounce window (sensor.DefaultDebounce if zero)
+	Gesture           gesture.Options
+	Tags              map[string]string // PGN tags
 	// Physical is the occupancy the board reads at time zero; nil means the
 	// board already shows the starting position.
 	Physical *board.Occupancy
