@@ -2,28 +2,225 @@ package main
 
 import (
 	"context"
+	"encoding/json"
+	"flag"
 	"fmt"
+	"io"
+	"strconv"
 	"strings"
 
 	"github.com/boardd/boardd/arbiter"
 )
 
+// lawIDs lists the law-set ids for flag help texts.
 func lawIDs() string { return strings.Join(arbiter.LawSetIDs(), ", ") }
 
+// runLaws is `boardd laws [--json] [--width N] [SET | SET:NUMBER]`: the
+// law-sets, every law of one set with how boardd applies it, or one law.
 func runLaws(ctx context.Context, env *environment, args []string) int {
-	sets := arbiter.LawSets()
-	if len(args) == 0 {
-		for _, id := range arbiter.LawSetIDs() {
-			ls := sets[id]
-			fmt.Fprintf(env.stdout, "%-13s %s\n", ls.ID, ls.Name)
+	fs := flag.NewFlagSet("laws", flag.ContinueOnError)
+	fs.SetOutput(env.stderr)
+	fs.Usage = func() {
+		fmt.Fprintf(env.stderr, "usage: boardd laws [--json] [--width N] [SET | SET:NUMBER]\n\n"+
+			"Without an argument, lists the law-sets. With a law-set id (%s), prints every\n"+
+			"law of it: what it says, in boardd's words, and how boardd applies it. With a law id such\n"+
+			"as nycc:XII or fide2023:7.5.1, prints that law alone.\n\nflags:\n", lawIDs())
+		fs.PrintDefaults()
+	}
+	asJSON := fs.Bool("json", false, "print JSON for tools instead of text")
+	width := fs.Int("width", 0, "wrap text at this many columns, at least 40 (default: $COLUMNS, else 80)")
+	// Flags may come before or after the id.
+	var rest []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			if err == flag.ErrHelp {
+				return 0
+			}
+			return 2
+		}
+		if fs.NArg() == 0 {
+			break
+		}
+		rest = append(rest, fs.Arg(0))
+		args = fs.Args()[1:]
+	}
+	if len(rest) > 1 {
+		fmt.Fprintf(env.stderr, "boardd laws: one law-set or law id at a time, not %q\n", strings.Join(rest, " "))
+		return 2
+	}
+	cols := *width
+	if cols == 0 {
+		cols, _ = strconv.Atoi(env.getenv("COLUMNS"))
+	}
+	switch {
+	case cols <= 0:
+		cols = 80
+	case cols < 40:
+		cols = 40 // narrower helps nobody
+	}
+	var (
+		out any
+		err error
+	)
+	switch {
+	case len(rest) == 0:
+		out = lawSetList()
+	case strings.Contains(rest[0], ":"):
+		law, ok := arbiter.LawByID(rest[0])
+		if !ok {
+			fmt.Fprintf(env.stderr, "boardd laws: no law %q in the catalogue; run 'boardd laws SET' for a law-set's ids (law-sets: %s)\n", rest[0], lawIDs())
+			return 2
+		}
+		out = lawJSON(law)
+	default:
+		if out, err = lawSetDetail(rest[0]); err != nil {
+			fmt.Fprintf(env.stderr, "boardd laws: %v\n", err)
+			return 2
+		}
+	}
+	if *asJSON {
+		enc := json.NewEncoder(env.stdout)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(out); err != nil {
+			fmt.Fprintf(env.stderr, "boardd laws: %v\n", err)
+			return 1
 		}
 		return 0
 	}
-	if _, err := arbiter.Lookup(args[0]); err != nil {
-		fmt.Fprintf(env.stderr, "boardd: %v\n", err)
-		return 2
+	w := &textWriter{w: env.stdout, cols: cols}
+	switch v := out.(type) {
+	case []lawSetJSON:
+		w.sets(v)
+	case lawSetJSON:
+		w.set(v)
+	case lawEntryJSON:
+		w.law(v)
 	}
-	ls := sets[args[0]]
-	fmt.Fprintf(env.stdout, "%s: %s\n%s\n", ls.ID, ls.Name, ls.Summary)
+	if w.err != nil {
+		fmt.Fprintf(env.stderr, "boardd laws: %v\n", w.err)
+		return 1
+	}
 	return 0
+}
+
+// lawSetJSON is a law-set as `boardd laws --json` prints it.
+type lawSetJSON struct {
+	ID      string         `json:"id"`
+	Name    string         `json:"name"`
+	Year    int            `json:"year"`
+	Summary string         `json:"summary"`
+	Count   int            `json:"count"`
+	Status  map[string]int `json:"status"` // laws by status
+	Laws    []lawEntryJSON `json:"laws,omitempty"`
+}
+
+// lawEntryJSON is one law as `boardd laws --json` prints it.
+type lawEntryJSON struct {
+	ID          string `json:"id"`
+	Title       string `json:"title"`
+	Summary     string `json:"summary"`
+	Application string `json:"application"`
+	Status      string `json:"status"`
+}
+
+func lawJSON(l arbiter.Law) lawEntryJSON {
+	return lawEntryJSON{ID: l.ID, Title: l.Title, Summary: l.Summary, Application: l.Application, Status: l.Status.String()}
+}
+
+func lawSetList() []lawSetJSON {
+	var out []lawSetJSON
+	for _, id := range arbiter.LawSetIDs() {
+		s, err := lawSetDetail(id)
+		if err != nil {
+			continue // every id LawSetIDs lists has a set and a catalogue
+		}
+		s.Laws = nil
+		out = append(out, s)
+	}
+	return out
+}
+
+func lawSetDetail(id string) (lawSetJSON, error) {
+	ls, err := arbiter.Lookup(id)
+	if err != nil {
+		return lawSetJSON{}, err
+	}
+	laws, err := arbiter.LawsOf(id)
+	if err != nil {
+		return lawSetJSON{}, err
+	}
+	s := lawSetJSON{ID: ls.ID, Name: ls.Name, Year: ls.Year, Summary: ls.Summary, Count: len(laws), Status: map[string]int{}}
+	for _, l := range laws {
+		s.Laws = append(s.Laws, lawJSON(l))
+		s.Status[l.Status.String()]++
+	}
+	return s, nil
+}
+
+// textWriter prints the catalogue for a terminal, wrapping at cols. It
+// remembers the first write error.
+type textWriter struct {
+	w    io.Writer
+	cols int
+	err  error
+}
+
+func (t *textWriter) printf(format string, a ...any) {
+	if t.err == nil {
+		_, t.err = fmt.Fprintf(t.w, format, a...)
+	}
+}
+
+func (t *textWriter) sets(sets []lawSetJSON) {
+	t.printf("%-13s %-4s %-5s %s\n", "ID", "YEAR", "LAWS", "NAME")
+	for _, s := range sets {
+		t.printf("%-13s %-4d %-5d %s\n", s.ID, s.Year, s.Count, s.Name)
+	}
+	t.printf("\nRun 'boardd laws ID' for every law of a set and how boardd applies it.\n")
+}
+
+func (t *textWriter) set(s lawSetJSON) {
+	t.paragraph("", "    ", s.ID+": "+s.Name)
+	t.paragraph("", "", s.Summary)
+	var counts []string
+	for _, st := range []arbiter.Status{arbiter.Applied, arbiter.Partial, arbiter.Planned, arbiter.Outside} {
+		if n := s.Status[st.String()]; n > 0 {
+			counts = append(counts, fmt.Sprintf("%d %s", n, st))
+		}
+	}
+	t.paragraph("", "", fmt.Sprintf("%d laws: %s.", s.Count, strings.Join(counts, ", ")))
+	for _, l := range s.Laws {
+		t.printf("\n")
+		t.law(l)
+	}
+}
+
+func (t *textWriter) law(l lawEntryJSON) {
+	if head := fmt.Sprintf("%s  %s  [%s]", l.ID, l.Title, l.Status); len(head) <= t.cols {
+		t.printf("%s\n", head)
+	} else {
+		t.printf("%s  [%s]\n", l.ID, l.Status)
+		t.paragraph("    ", "    ", l.Title)
+	}
+	t.paragraph("    ", "    ", l.Summary)
+	t.paragraph("    boardd: ", "            ", l.Application)
+}
+
+// paragraph prints text wrapped at t.cols, the first line after first and
+// the others after rest.
+func (t *textWriter) paragraph(first, rest, text string) {
+	line := first
+	empty := true
+	for _, word := range strings.Fields(text) {
+		if !empty && len(line)+1+len(word) > t.cols {
+			t.printf("%s\n", line)
+			line, empty = rest, true
+		}
+		if !empty {
+			line += " "
+		}
+		line += word
+		empty = false
+	}
+	t.printf("%s\n", line)
 }
