@@ -2,10 +2,148 @@ package main
 
 import (
 	"context"
+	"flag"
 	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"text/tabwriter"
+
+	"github.com/boardd/boardd/arbiter"
+	"github.com/boardd/boardd/journal"
+	"github.com/boardd/boardd/pipeline"
 )
 
 func runPGN(ctx context.Context, env *environment, args []string) int {
-	fmt.Fprintln(env.stderr, "boardd pgn: not built yet")
-	return 1
+	fs := flag.NewFlagSet("pgn", flag.ContinueOnError)
+	fs.SetOutput(env.stderr)
+	dirFlag := fs.String("state-dir", "", "state directory (default as for boardd run)")
+	game := fs.Uint64("game", 0, "print archived game number `N` instead of the game in progress")
+	list := fs.Bool("list", false, "list the archived games and the game in progress")
+	fs.Usage = func() {
+		fmt.Fprintln(env.stderr, "usage: boardd pgn [--state-dir D] [--game N | --list]")
+		fmt.Fprintln(env.stderr, "\nPrints the game in progress as PGN, replayed from the journal (no running daemon needed),")
+		fmt.Fprintln(env.stderr, "or an archived game, or the list of games.")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	if fs.NArg() > 0 || *list && *game != 0 {
+		fs.Usage()
+		return 2
+	}
+	dir, err := stateDir(*dirFlag, env.getenv)
+	if err != nil {
+		fmt.Fprintf(env.stderr, "boardd: %v\n", err)
+		return 2
+	}
+	switch {
+	case *list:
+		err = listGames(env.stdout, dir)
+	case *game != 0:
+		err = printArchived(env.stdout, dir, *game)
+	default:
+		var g *arbiter.Game
+		if g, err = currentGame(env, dir); err == nil {
+			_, err = io.WriteString(env.stdout, g.PGN())
+		}
+	}
+	if err != nil {
+		fmt.Fprintf(env.stderr, "boardd: %v\n", err)
+		return 1
+	}
+	return 0
+}
+
+// currentGame replays the journal of the game in progress in dir, read
+// only, and returns the game. Warnings about the journal go to stderr.
+func currentGame(env *environment, dir string) (*arbiter.Game, error) {
+	g, err := journal.Read(dir)
+	if err != nil {
+		return nil, err
+	}
+	if g == nil {
+		return nil, fmt.Errorf("no game in progress in %s", dir)
+	}
+	warnings := g.Warnings
+	if g.Torn() {
+		// The torn tail is the line a running daemon is writing: no news.
+		warnings = warnings[:len(warnings)-1]
+	}
+	for _, w := range warnings {
+		fmt.Fprintf(env.stderr, "boardd: warning: %s\n", w)
+	}
+	rp, err := journal.Replay(g, pipeline.Options{}, nil)
+	if err != nil {
+		return nil, err
+	}
+	return rp.Pipeline.Game(), nil
+}
+
+func printArchived(w io.Writer, dir string, n uint64) error {
+	games, err := journal.List(dir)
+	if err != nil {
+		return err
+	}
+	for _, a := range games {
+		if a.Game != n {
+			continue
+		}
+		if a.PGN == "" {
+			return fmt.Errorf("game %d: its PGN was trimmed from the archive", n)
+		}
+		data, err := os.ReadFile(a.PGN)
+		if err != nil {
+			return err
+		}
+		_, err = w.Write(data)
+		return err
+	}
+	return fmt.Errorf("no game %d in the archive of %s (boardd pgn --list shows what there is)", n, dir)
+}
+
+func listGames(w io.Writer, dir string) error {
+	games, err := journal.List(dir)
+	if err != nil {
+		return err
+	}
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "GAME\tDATE\tWHITE\tBLACK\tRESULT\tLAWS\tJOURNAL")
+	for _, a := range games {
+		tags, err := a.Tags()
+		if err != nil {
+			tags = map[string]string{}
+		}
+		kept := "kept"
+		if a.Journal == "" {
+			kept = "trimmed"
+		}
+		if a.PGN == "" {
+			kept += ", PGN trimmed"
+		}
+		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\t%s\n", a.Game, or(tags["Date"]), or(tags["White"]), or(tags["Black"]), or(tags["Result"]), or(tags["LawSet"]), kept)
+	}
+	g, err := journal.Read(dir)
+	switch {
+	case err != nil:
+		fmt.Fprintf(tw, "-\t\t\t\t\t\tunreadable: %v\n", err)
+	case g != nil:
+		result := "*"
+		if rp, err := journal.Replay(g, pipeline.Options{}, nil); err == nil {
+			if r := rp.Pipeline.Game().Result(); r != nil {
+				result = r.Result
+			}
+		}
+		t := g.Header.Tags
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", strconv.FormatUint(g.Header.Game, 10)+" (in progress)", or(t["Date"]), or(t["White"]), or(t["Black"]), result, g.Header.Laws, "current")
+	}
+	return tw.Flush()
+}
+
+func or(s string) string {
+	if s == "" {
+		return "?"
+	}
+	return s
 }

@@ -1,0 +1,346 @@
+package main
+
+import (
+	"bytes"
+	"io"
+	"math/rand/v2"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"runtime"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/boardd/boardd/journal"
+	"github.com/boardd/boardd/journal/journaltest"
+	"github.com/boardd/boardd/pipeline"
+	"github.com/boardd/boardd/trace"
+)
+
+// buildBoardd builds the real boardd binary into a temporary directory.
+func buildBoardd(t *testing.T) string {
+	t.Helper()
+	goTool, err := exec.LookPath("go")
+	if err != nil {
+		goTool = filepath.Join(runtime.GOROOT(), "bin", "go")
+	}
+	bin := filepath.Join(t.TempDir(), "boardd")
+	cmd := exec.Command(goTool, "build", "-o", bin, ".")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	return bin
+}
+
+// notifySocket is a fake systemd notify socket.
+type notifySocket struct {
+	path string
+	conn *net.UnixConn
+	msgs chan string
+}
+
+func newNotifySocket(t *testing.T) *notifySocket {
+	t.Helper()
+	// Unix socket paths are short: not under the long test temp directory.
+	dir, err := os.MkdirTemp("", "boardd-notify")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	path := filepath.Join(dir, "notify")
+	c, err := net.ListenUnixgram("unixgram", &net.UnixAddr{Name: path, Net: "unixgram"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ns := &notifySocket{path: path, conn: c, msgs: make(chan string, 256)}
+	go func() {
+		buf := make([]byte, 4096)
+		for {
+			n, err := c.Read(buf)
+			if err != nil {
+				close(ns.msgs)
+				return
+			}
+			ns.msgs <- string(buf[:n])
+		}
+	}()
+	t.Cleanup(func() { c.Close() })
+	return ns
+}
+
+// await waits for a notification holding line, skipping others (a
+// watchdog ping may come between).
+func (ns *notifySocket) await(t *testing.T, line string, within time.Duration) string {
+	t.Helper()
+	deadline := time.After(within)
+	for {
+		select {
+		case m, ok := <-ns.msgs:
+			if !ok {
+				t.Fatalf("notify socket closed waiting for %q", line)
+			}
+			for _, l := range strings.Split(m, "\n") {
+				if l == line {
+					return m
+				}
+			}
+		case <-deadline:
+			t.Fatalf("no %q from boardd within %v", line, within)
+		}
+	}
+}
+
+// syncBuffer is a bytes.Buffer safe to write from a process's copier and
+// read from the test.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// proc is one run of the boardd binary.
+type proc struct {
+	cmd    *exec.Cmd
+	stdin  io.WriteCloser
+	stderr *syncBuffer
+	done   chan struct{}
+	err    error
+}
+
+// env is the process environment without systemd's variables, plus extra.
+func daemonEnv(extra ...string) []string {
+	var env []string
+	for _, kv := range os.Environ() {
+		switch k, _, _ := strings.Cut(kv, "="); k {
+		case "NOTIFY_SOCKET", "WATCHDOG_USEC", "WATCHDOG_PID", "STATE_DIRECTORY", "BOARDD_INPUT", "BOARDD_ARCHIVE_CAP":
+			continue
+		}
+		env = append(env, kv)
+	}
+	return append(env, extra...)
+}
+
+func startBoardd(t *testing.T, bin string, env []string, args ...string) *proc {
+	t.Helper()
+	p := &proc{cmd: exec.Command(bin, args...), stderr: &syncBuffer{}, done: make(chan struct{})}
+	p.cmd.Env = env
+	p.cmd.Stderr = p.stderr
+	var err error
+	if p.stdin, err = p.cmd.StdinPipe(); err != nil {
+		t.Fatal(err)
+	}
+	if err := p.cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	go func() {
+		p.err = p.cmd.Wait()
+		close(p.done)
+	}()
+	t.Cleanup(func() {
+		p.cmd.Process.Kill()
+		<-p.done
+	})
+	return p
+}
+
+func (p *proc) wait(t *testing.T, within time.Duration) error {
+	t.Helper()
+	select {
+	case <-p.done:
+		return p.err
+	case <-time.After(within):
+		t.Fatalf("boardd did not exit within %v; stderr:\n%s", within, p.stderr.String())
+		return nil
+	}
+}
+
+// killGame is the game the SIGKILL test plays: a touch-move irregularity and
+// its lapse (a ruling in the PGN), captures, castling, check and mate.
+func killGame(t *testing.T) []trace.Line {
+	// The touch is held long enough to count (a brush is no touch).
+	p := journaltest.NewPlayer(0, journaltest.Timing{Step: 250 * time.Millisecond, Pause: 400 * time.Millisecond})
+	if err := p.Touch("g1"); err != nil {
+		t.Fatal(err)
+	}
+	p.Timing.Step = 50 * time.Millisecond
+	if err := p.Move("e2e4", "e7e5", "g1f3", "d7d6", "f1c4", "c8g4", "b1c3", "g7g6", "e1g1", "b8c6", "f3e5", "g4d1", "c4f7", "e8e7", "c3d5"); err != nil {
+		t.Fatal(err)
+	}
+	return p.Lines
+}
+
+// gamePGN plays lines through a pipeline in virtual time: the game as
+// played, without any crash.
+func gamePGN(t *testing.T, lines []trace.Line) string {
+	p, err := pipeline.New(pipeline.Options{Laws: "fide2023"}, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, l := range lines {
+		if err := p.Input(l); err != nil {
+			t.Fatal(err)
+		}
+	}
+	p.Finish(lines[len(lines)-1].T)
+	return p.Game().PGN()
+}
+
+var dateTag = regexp.MustCompile(`(?m)^\[Date "[^"]*"\]\n`)
+
+// sameInput compares an input as journalled with the one fed (the time is
+// the daemon's, so it is not compared).
+func sameInput(a, b trace.Line) bool {
+	a.T, b.T, a.Seq, b.Seq = 0, 0, 0, 0
+	return a == b
+}
+
+// TestSIGKILLAtRandomPoints plays a game into the real boardd binary on the
+// simulated board, kills it with SIGKILL at random points (and right after
+// a lift, mid-move) many times, restarts it each time and feeds it the rest
+// of the game; the final PGN must be the game played.
+func TestSIGKILLAtRandomPoints(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs the boardd binary")
+	}
+	bin := buildBoardd(t)
+	lines := killGame(t)
+	want := gamePGN(t, lines)
+	if !strings.Contains(want, `[Termination "checkmate"]`) || !strings.Contains(want, "by lapse") || !strings.Contains(want, "O-O") {
+		t.Fatalf("the game is not the one meant:\n%s", want)
+	}
+	dir := t.TempDir()
+	ns := newNotifySocket(t)
+	env := daemonEnv("BOARDD_INPUT=-", "NOTIFY_SOCKET="+ns.path)
+	args := []string{"run", "--state-dir", dir, "--listen", "127.0.0.1:0", "--log-level", "debug"}
+	seed := uint64(time.Now().UnixNano())
+	t.Logf("seed %d", seed)
+	rng := rand.New(rand.NewPCG(seed, 7))
+	kills := 14
+	journalled := func() []trace.Line {
+		g, err := journal.Read(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if g == nil {
+			return nil
+		}
+		return g.Inputs()
+	}
+	midMove := 0
+	var p *proc
+	for run := 0; ; run++ {
+		done := journalled()
+		for i, l := range done {
+			if i >= len(lines) || !sameInput(l, lines[i]) {
+				t.Fatalf("run %d: journalled input %d is %+v, but %+v was fed", run, i, l, lines[min(i, len(lines)-1)])
+			}
+		}
+		p = startBoardd(t, bin, env, args...)
+		ns.await(t, "READY=1", 10*time.Second)
+		// The rest of the game, in its own rhythm from the last input the
+		// journal has: the outage is not game time.
+		if n := len(done); n > 0 && n < len(lines) {
+			time.Sleep(lines[n].T - lines[n-1].T)
+		}
+		fed := time.Now()
+		var rest bytes.Buffer
+		for _, l := range lines[len(done):] {
+			rest.Write(trace.Append(nil, l))
+		}
+		if _, err := p.stdin.Write(rest.Bytes()); err != nil {
+			t.Fatal(err)
+		}
+		if strings.Contains(p.stderr.String(), "judged differently") {
+			t.Errorf("run %d: the replay diverged from the journal:\n%s", run, p.stderr.String())
+		}
+		if run == kills || len(done) == len(lines) {
+			kills = run
+			break
+		}
+		left := min(lines[len(lines)-1].T-lines[len(done)].T, 1500*time.Millisecond)
+		if run%2 == 1 {
+			// Mid-move: as soon as a lift is journalled.
+			deadline := fed.Add(lines[len(lines)-1].T - lines[len(done)].T)
+			for time.Now().Before(deadline) {
+				in := journalled()
+				if len(in) > len(done) && in[len(in)-1].Kind == trace.Lift {
+					midMove++
+					break
+				}
+				time.Sleep(2 * time.Millisecond)
+			}
+		} else {
+			time.Sleep(time.Duration(rng.Int64N(int64(left) + 1)))
+		}
+		p.cmd.Process.Signal(syscall.SIGKILL)
+		p.wait(t, 5*time.Second)
+	}
+	// The last run finishes the game: every input journalled and the mate
+	// reported. Then SIGTERM stops it cleanly.
+	deadline := time.Now().Add(lines[len(lines)-1].T + 20*time.Second)
+	for {
+		g, err := journal.Read(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		finished := false
+		for _, r := range g.Records {
+			if r.Kind == journal.KindReport && r.Report.Type == "result" {
+				finished = true
+			}
+		}
+		if finished && len(g.Inputs()) == len(lines) {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the game did not finish: %d of %d inputs journalled; stderr:\n%s", len(g.Inputs()), len(lines), p.stderr.String())
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	p.cmd.Process.Signal(syscall.SIGTERM)
+	ns.await(t, "STOPPING=1", 5*time.Second)
+	if err := p.wait(t, 10*time.Second); err != nil {
+		t.Fatalf("boardd after SIGTERM: %v; stderr:\n%s", err, p.stderr.String())
+	}
+	if midMove == 0 || kills < 8 {
+		t.Errorf("%d kills, %d mid-move: too few to tell", kills, midMove)
+	}
+	t.Logf("%d kills, %d of them mid-move", kills, midMove)
+
+	out, err := exec.Command(bin, "pgn", "--state-dir", dir).Output()
+	if err != nil {
+		t.Fatalf("boardd pgn: %v", err)
+	}
+	date := dateTag.FindString(string(out))
+	if !regexp.MustCompile(`^\[Date "(\?\?\?\?\.\?\?\.\?\?|\d{4}\.\d\d\.\d\d)"\]\n$`).MatchString(date) {
+		t.Errorf("PGN date tag %q", date)
+	}
+	got := dateTag.ReplaceAllString(string(out), "")
+	if w := dateTag.ReplaceAllString(want, ""); got != w {
+		t.Errorf("PGN after %d kills:\n%s\nwant:\n%s", kills, got, w)
+	}
+	cur, err := os.ReadFile(filepath.Join(dir, journal.CurrentPGN))
+	if err != nil || string(cur) != string(out) {
+		t.Errorf("current.pgn differs from boardd pgn: %v\n%s", err, cur)
+	}
+	fen, err := exec.Command(bin, "fen", "--state-dir", dir).Output()
+	if err != nil || !strings.HasPrefix(string(fen), "r2q1bnr/ppp1kB1p/2np2p1/3NN3/4P3/8/PPPP1PPP/R1Bb1RK1 b - -") {
+		t.Errorf("boardd fen: %q, %v", fen, err)
+	}
+}
