@@ -9,10 +9,15 @@ import (
 	"testing"
 	"time"
 
+	"github.com/boardd/boardd/gesture"
 	"github.com/boardd/boardd/pipeline"
 	"github.com/boardd/boardd/timing"
 	"github.com/boardd/boardd/trace"
 )
+
+// hold is a hand holding a man: the board runs in real time, and a man set
+// back within the bump window is jostled, not touched.
+func hold() { time.Sleep(gesture.DefaultBump + 80*time.Millisecond) }
 
 func ledRoles(st State) map[string]string {
 	out := map[string]string{}
@@ -42,6 +47,7 @@ func TestTouchMoveOverHTTP(t *testing.T) {
 	s.waitState(t, "the initial state", func(st State) bool { return st.Laws.ID == "sarratt1808" && st.Turn == "white" })
 
 	r.input(t, `{"lift":"g1"}`)
+	hold()
 	r.input(t, `{"place":"g1"}`)
 	r.input(t, `{"lift":"e2"}`)
 	r.input(t, `{"place":"e4"}`)

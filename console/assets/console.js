@@ -377,6 +377,11 @@
     el('annul').addEventListener('click', () => {
       if (confirm('Annul the game in progress?')) arbiterAction({ action: 'annul' });
     });
+    for (const b of document.querySelectorAll('button[data-result]')) {
+      b.addEventListener('click', () => {
+        if (confirm(`Declare the result ${b.dataset.result}?`)) arbiterAction({ action: 'result', value: b.dataset.result });
+      });
+    }
     el('laws-change').addEventListener('click', () => {
       const id = el('laws-select').value;
       if (id && confirm(`Change the law-set to ${id}?`)) arbiterAction({ action: 'laws', value: id });
