@@ -36,9 +36,9 @@ type ClassifierOptions struct {
 
 // sqState is one square's decision state on the per-frame path.
 type sqState struct {
-	ch    int      // channel, -1 for none
-	cal   float64  // calibrated empty level
-	base  float64  // tracked empty level
+	ch    int     // channel, -1 for none
+	cal   float64 // calibrated empty level
+	base  float64 // tracked empty level
 	th    thresholds
 	quiet [2]float64 // drift band up, down
 	state int8       // 0 empty, +1 read upwards, -1 read downwards

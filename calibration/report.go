@@ -31,17 +31,17 @@ type Kind string
 
 // Finding kinds.
 const (
-	StuckOn   Kind = "stuck-on"  // reads a man on an empty square
-	StuckOff  Kind = "stuck-off" // never answers a man (dead sensor, broken wire)
-	Crosstalk Kind = "crosstalk" // a sensor also reads a man on another square
-	Crossed   Kind = "crossed"   // a man on one square is read on another instead
-	Noisy     Kind = "noisy"     // the reading is noisy enough to flicker
-	Drifted   Kind = "drift"     // the empty level moved since calibration
-	Weak      Kind = "weak"      // the man's signal is small against the noise
-	DeadLED   Kind = "dead-led"  // the square's LED stays dark
-	NoLED     Kind = "no-led"    // no LED is known for the square
-	MixedPolarity Kind = "polarity" // the colours do not read on opposite sides
-	Wiring    Kind = "wiring"    // the wiring map was completed by elimination
+	StuckOn       Kind = "stuck-on"  // reads a man on an empty square
+	StuckOff      Kind = "stuck-off" // never answers a man (dead sensor, broken wire)
+	Crosstalk     Kind = "crosstalk" // a sensor also reads a man on another square
+	Crossed       Kind = "crossed"   // a man on one square is read on another instead
+	Noisy         Kind = "noisy"     // the reading is noisy enough to flicker
+	Drifted       Kind = "drift"     // the empty level moved since calibration
+	Weak          Kind = "weak"      // the man's signal is small against the noise
+	DeadLED       Kind = "dead-led"  // the square's LED stays dark
+	NoLED         Kind = "no-led"    // no LED is known for the square
+	MixedPolarity Kind = "polarity"  // the colours do not read on opposite sides
+	Wiring        Kind = "wiring"    // the wiring map was completed by elimination
 )
 
 // Finding is one thing the wizard or self-test found, naming its squares.
