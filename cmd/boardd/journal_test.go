@@ -210,15 +210,22 @@ func sameInput(a, b trace.Line) bool {
 	return a == b
 }
 
-// TestSIGKILLAtRandomPoints plays a game into the real boardd binary on the
-// simulated board, kills it with SIGKILL at random points (and right after
-// a lift, mid-move) many times, restarts it each time and feeds it the rest
-// of the game; the final PGN must be the game played.
-func TestSIGKILLAtRandomPoints(t *testing.T) {
+// TestBinary builds the real boardd binary once and runs it as systemd
+// and a power cut would.
+func TestBinary(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and runs the boardd binary")
 	}
 	bin := buildBoardd(t)
+	t.Run("SIGKILL at random points", func(t *testing.T) { testSIGKILL(t, bin) })
+	t.Run("systemd notifications", func(t *testing.T) { testSystemdNotifications(t, bin) })
+}
+
+// testSIGKILL plays a game into the real boardd binary on the simulated
+// board, kills it with SIGKILL at random points (and right after a lift,
+// mid-move) many times, restarts it each time and feeds it the rest of the
+// game; the final PGN must be the game played.
+func testSIGKILL(t *testing.T, bin string) {
 	lines := killGame(t)
 	want := gamePGN(t, lines)
 	if !strings.Contains(want, `[Termination "checkmate"]`) || !strings.Contains(want, "by lapse") || !strings.Contains(want, "O-O") {
@@ -342,5 +349,147 @@ func TestSIGKILLAtRandomPoints(t *testing.T) {
 	fen, err := exec.Command(bin, "fen", "--state-dir", dir).Output()
 	if err != nil || !strings.HasPrefix(string(fen), "r2q1bnr/ppp1kB1p/2np2p1/3NN3/4P3/8/PPPP1PPP/R1Bb1RK1 b - -") {
 		t.Errorf("boardd fen: %q, %v", fen, err)
+	}
+}
+
+// testSystemdNotifications runs the real binary against a fake notify
+// socket: readiness, watchdog pings, a reload on SIGHUP that changes the
+// log level from the configuration file, and a clean stop on SIGTERM.
+func testSystemdNotifications(t *testing.T, bin string) {
+	dir := t.TempDir()
+	cfg := filepath.Join(t.TempDir(), "boardd.toml")
+	if err := os.WriteFile(cfg, []byte("log_level = \"warn\"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ns := newNotifySocket(t)
+	env := daemonEnv("NOTIFY_SOCKET="+ns.path, "WATCHDOG_USEC=200000")
+	p := startBoardd(t, bin, env, "run", "--state-dir", dir, "--listen", "127.0.0.1:0", "--config", cfg)
+	ready := ns.await(t, "READY=1", 10*time.Second)
+	if !strings.Contains(ready, "STATUS=game 1 (fide2023)") {
+		t.Errorf("readiness %q: want the game in the status", ready)
+	}
+	for range 3 {
+		ns.await(t, "WATCHDOG=1", time.Second) // every 100 ms
+	}
+	if strings.Contains(p.stderr.String(), `msg="boardd running"`) {
+		t.Errorf("info lines logged at log_level warn:\n%s", p.stderr.String())
+	}
+	if err := os.WriteFile(cfg, []byte("log_level = \"debug\"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	p.cmd.Process.Signal(syscall.SIGHUP)
+	reloading := ns.await(t, "RELOADING=1", 5*time.Second)
+	if !strings.Contains(reloading, "MONOTONIC_USEC=") {
+		t.Errorf("reloading %q: want MONOTONIC_USEC", reloading)
+	}
+	ns.await(t, "READY=1", 5*time.Second)
+	ns.await(t, "WATCHDOG=1", time.Second)
+	p.cmd.Process.Signal(syscall.SIGTERM)
+	ns.await(t, "STOPPING=1", 5*time.Second)
+	if err := p.wait(t, 10*time.Second); err != nil {
+		t.Fatalf("exit after SIGTERM: %v\n%s", err, p.stderr.String())
+	}
+	logs := p.stderr.String()
+	if !strings.Contains(logs, `msg=reloaded`) || !strings.Contains(logs, "log_level=DEBUG") {
+		t.Errorf("no reload to debug in the log:\n%s", logs)
+	}
+	if strings.Contains(logs, "level=ERROR") {
+		t.Errorf("errors logged:\n%s", logs)
+	}
+	// The journal is whole and the directory free for the next daemon.
+	j, g, err := journal.Open(journal.Options{Dir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer j.Close()
+	if g == nil || g.Torn() || g.Header.Game != 1 {
+		t.Errorf("journal after the stop: %+v", g)
+	}
+}
+
+// playInto plays lines into the journal of dir in virtual time, as the
+// daemon would, and closes it.
+func playInto(t *testing.T, dir string, lines []trace.Line) {
+	t.Helper()
+	j, g, err := journal.Open(journal.Options{Dir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer j.Close()
+	base := pipeline.Options{Laws: "nycc"}
+	var p *pipeline.Pipeline
+	var h journal.Header
+	if g != nil {
+		t.Fatal("playInto wants a new state directory")
+	}
+	if h, err = j.Begin(0, journal.NewHeader(j.Game(), base, time.Time{})); err != nil {
+		t.Fatal(err)
+	}
+	opts := h.Options(base)
+	if p, err = pipeline.New(opts, nil, nil); err != nil {
+		t.Fatal(err)
+	}
+	rn := pipeline.NewRunner(p, nil)
+	rec := journal.NewRecorder(j, journal.RecorderOptions{Game: p.Game, Occupancy: p.Recogniser().Occupancy, Header: h, Tags: opts.Tags})
+	rn.OnReport(rec.Report)
+	for _, l := range lines {
+		p.Advance(l.T)
+		rec.Input(l)
+		if err := p.Input(l); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for d := p.Deadline(); d < lines[len(lines)-1].T+time.Hour; d = p.Deadline() {
+		p.Advance(d)
+	}
+}
+
+func TestPGNAndFENCommands(t *testing.T) {
+	dir := t.TempDir()
+	pl := journaltest.NewPlayer(0, journaltest.Timing{Step: 100 * time.Millisecond, Pause: 1200 * time.Millisecond})
+	if err := pl.Move("f2f3", "e7e5", "g2g4", "d8h4"); err != nil {
+		t.Fatal(err)
+	}
+	pl.Reset()
+	if err := pl.Move("d2d4"); err != nil {
+		t.Fatal(err)
+	}
+	playInto(t, dir, pl.Lines)
+	run := func(args ...string) (int, string, string) {
+		var out, errb bytes.Buffer
+		env := &environment{stdout: &out, stderr: &errb, stdin: strings.NewReader(""), getenv: func(string) string { return "" }}
+		code := dispatch(t.Context(), env, args)
+		return code, out.String(), errb.String()
+	}
+	cases := []struct {
+		args []string
+		code int
+		out  []string // substrings of stdout
+		err  string   // substring of stderr
+	}{
+		{[]string{"pgn", "--state-dir", dir}, 0, []string{`[LawSet "nycc"]`, "1. d4 *"}, ""},
+		{[]string{"pgn", "--state-dir", dir, "--game", "1"}, 0, []string{`[Result "0-1"]`, "2. g4 Qh4# 0-1"}, ""},
+		{[]string{"pgn", "--state-dir", dir, "--list"}, 0, []string{"GAME", "1 ", "0-1", "nycc", "kept", "2 (in progress)", "current"}, ""},
+		{[]string{"fen", "--state-dir", dir}, 0, []string{"rnbqkbnr/pppppppp/8/8/3P4/8/PPP1PPPP/RNBQKBNR b KQkq"}, ""},
+		{[]string{"pgn", "--state-dir", dir, "--game", "9"}, 1, nil, "no game 9"},
+		{[]string{"pgn", "--state-dir", t.TempDir()}, 1, nil, "no game in progress"},
+		{[]string{"fen", "--state-dir", t.TempDir()}, 1, nil, "no game in progress"},
+		{[]string{"pgn", "--state-dir", dir, "--list", "--game", "1"}, 2, nil, "usage"},
+		{[]string{"pgn", "extra"}, 2, nil, "usage"},
+		{[]string{"pgn"}, 2, nil, "no state directory"},
+	}
+	for _, c := range cases {
+		code, out, errs := run(c.args...)
+		if code != c.code {
+			t.Errorf("%q: exit %d, want %d; stderr %s", c.args, code, c.code, errs)
+		}
+		for _, w := range c.out {
+			if !strings.Contains(out, w) {
+				t.Errorf("%q: no %q in\n%s", c.args, w, out)
+			}
+		}
+		if !strings.Contains(errs, c.err) {
+			t.Errorf("%q: stderr %q, want %q", c.args, errs, c.err)
+		}
 	}
 }

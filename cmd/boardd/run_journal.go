@@ -54,9 +54,11 @@ type recovery struct {
 // new game's journal begun. The daemon's clock then goes on from the
 // journal's last time.
 func (d *daemon) openJournal() error {
+	// The level in force: --log-level, over the configuration file's
+	// log_level (the configuration part resolves the two into the flag).
 	rc := &recovery{level: new(slog.LevelVar)}
 	if err := rc.level.UnmarshalText([]byte(d.flags.logLevel)); err != nil {
-		return usageError{fmt.Errorf("--log-level %q: want debug, info, warn or error", d.flags.logLevel)}
+		return usageError{fmt.Errorf("log level %q: want debug, info, warn or error", d.flags.logLevel)}
 	}
 	// The log level can change on SIGHUP: the daemon logs through a level
 	// variable from here on.
@@ -208,8 +210,8 @@ func (d *daemon) status() string {
 }
 
 // reload applies what can change safely while a game is in progress: the
-// log level, from the configuration file's log_level (the --log-level flag
-// when the file has none). Everything else applies from the next start.
+// log level, from the configuration file's log_level (which a SIGHUP puts
+// in force over --log-level). Everything else applies from the next start.
 func (d *daemon) reload(n *sdnotify.Notifier) {
 	rc, ok := d.clock.(*recovery)
 	if !ok {
@@ -218,15 +220,13 @@ func (d *daemon) reload(n *sdnotify.Notifier) {
 	if err := n.Reloading(); err != nil {
 		d.log.Warn("systemd", "err", err)
 	}
-	level := d.flags.logLevel
-	path, v, err := configLogLevel(d.flags.config)
+	path, level, err := configLogLevel(d.flags.config)
 	switch {
 	case err != nil:
 		d.log.Error("reload: configuration not read; nothing changed", "config", path, "err", err)
-	case v != "":
-		level = v
-	}
-	if err == nil {
+	case level == "":
+		d.log.Info("reload: no log_level in the configuration; nothing changed", "config", path)
+	default:
 		if lerr := rc.level.UnmarshalText([]byte(level)); lerr != nil {
 			d.log.Error("reload: log level not changed", "config", path, "log_level", level, "err", "want debug, info, warn or error")
 		} else {
