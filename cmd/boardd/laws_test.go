@@ -40,7 +40,7 @@ func TestLawsCommandText(t *testing.T) {
 		{name: "width flag after the id", args: []string{"laws", "fide2023", "--width", "50"}, code: 0, width: 50,
 			contains: []string{"fide2023:9.6.2  Seventy-five moves  [applied]"}},
 		{name: "COLUMNS", vars: map[string]string{"COLUMNS": "60"}, args: []string{"laws", "hastings1895"}, code: 0, width: 60,
-			contains: []string{"hastings1895:time-limit  Time Limit  [planned]", "hastings1895:arrangements"}},
+			contains: []string{"hastings1895:time-limit  Time Limit  [applied]", "hastings1895:arrangements"}},
 		{name: "one law", args: []string{"laws", "nycc:XII"}, code: 0, width: 80,
 			contains: []string{"nycc:XII  False moves  [applied]", "boardd: false-move, own-capture and moved-adverse-man (nycc:XII)"}},
 		{name: "narrow width clamped", args: []string{"laws", "--width", "20", "sarratt1808:21"}, code: 0, width: 40,
