@@ -174,7 +174,7 @@ func (p *proc) wait(t *testing.T, within time.Duration) error {
 // its lapse (a ruling in the PGN), captures, castling, check and mate.
 func killGame(t *testing.T) []trace.Line {
 	// The touch is held long enough to count (a brush is no touch).
-	p := journaltest.NewPlayer(0, journaltest.Timing{Step: 250 * time.Millisecond, Pause: 400 * time.Millisecond})
+	p := journaltest.NewPlayer(0, journaltest.Timing{Step: 250 * time.Millisecond, Pause: 500 * time.Millisecond})
 	if err := p.Touch("g1"); err != nil {
 		t.Fatal(err)
 	}
