@@ -33,6 +33,22 @@ func pgnMoves(pgn string) []Move {
 			}
 			i += end + 1
 			continue
+		case c == '(': // a variation: not the game as played
+			depth := 0
+			for ; i < len(text); i++ {
+				if text[i] == '(' {
+					depth++
+				} else if text[i] == ')' {
+					if depth--; depth == 0 {
+						i++
+						break
+					}
+				}
+			}
+			continue
+		case c == ')':
+			i++
+			continue
 		case c == ';': // a comment to the end of the line
 			end := strings.IndexByte(text[i:], '\n')
 			if end < 0 {
@@ -42,7 +58,7 @@ func pgnMoves(pgn string) []Move {
 			continue
 		}
 		j := i
-		for j < len(text) && !strings.ContainsRune(" \n\r\t{;", rune(text[j])) {
+		for j < len(text) && !strings.ContainsRune(" \n\r\t{;()", rune(text[j])) {
 			j++
 		}
 		tok := text[i:j]
@@ -72,7 +88,7 @@ func pgnMoves(pgn string) []Move {
 		case "1-0", "0-1", "1/2-1/2", "*":
 			continue
 		}
-		if tok[0] == '$' || tok[0] == '(' || tok[0] == ')' { // annotations and variations are not boardd's
+		if tok[0] == '$' { // a numeric annotation
 			continue
 		}
 		moves = append(moves, Move{Ply: len(moves) + 1, Number: number, Side: side, SAN: tok})
