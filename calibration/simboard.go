@@ -24,13 +24,17 @@ type Faults struct {
 	// Crossed pairs {A, B}: A's sensor wire also carries B's signal, so a
 	// man on B is read on A too.
 	Crossed [][2]board.Square
+	// Swapped pairs {A, B}: the wires of A's and B's sensors are swapped
+	// since calibration, so a man on A is read on B and one on B on A.
+	Swapped [][2]board.Square
 	// DeadLEDs never light.
 	DeadLEDs board.Occupancy
 }
 
 // ParseFaults reads faults written as a comma-separated list of KIND=SQUARE
-// items: dead=e4, stuck=h3, noisy=b7, deadled=f6, and cross=c4+c3 (c4's
-// sensor also reads a man on c3). An empty text means no faults.
+// items: dead=e4, stuck=h3, noisy=b7, deadled=f6, cross=c4+c3 (c4's sensor
+// also reads a man on c3) and swap=a1+b1 (the two sensors' wires swapped).
+// An empty text means no faults.
 func ParseFaults(text string) (Faults, error) {
 	var f Faults
 	if strings.TrimSpace(text) == "" {
@@ -39,16 +43,20 @@ func ParseFaults(text string) (Faults, error) {
 	for _, item := range strings.Split(text, ",") {
 		kind, arg, ok := strings.Cut(strings.TrimSpace(item), "=")
 		if !ok {
-			return f, fmt.Errorf("calibration: fault %q: want KIND=SQUARE (dead, stuck, noisy, deadled, cross=A+B)", item)
+			return f, fmt.Errorf("calibration: fault %q: want KIND=SQUARE (dead, stuck, noisy, deadled, cross=A+B, swap=A+B)", item)
 		}
-		if kind == "cross" {
+		if kind == "cross" || kind == "swap" {
 			a, b, ok := strings.Cut(arg, "+")
 			sa, erra := board.ParseSquare(a)
 			sb, errb := board.ParseSquare(b)
 			if !ok || erra != nil || errb != nil || sa == sb {
-				return f, fmt.Errorf("calibration: fault %q: want cross=A+B with two different squares", item)
+				return f, fmt.Errorf("calibration: fault %q: want %s=A+B with two different squares", item, kind)
 			}
-			f.Crossed = append(f.Crossed, [2]board.Square{sa, sb})
+			if kind == "cross" {
+				f.Crossed = append(f.Crossed, [2]board.Square{sa, sb})
+			} else {
+				f.Swapped = append(f.Swapped, [2]board.Square{sa, sb})
+			}
 			continue
 		}
 		sq, err := board.ParseSquare(arg)
@@ -65,7 +73,7 @@ func ParseFaults(text string) (Faults, error) {
 		case "deadled":
 			f.DeadLEDs = f.DeadLEDs.With(sq)
 		default:
-			return f, fmt.Errorf("calibration: fault %q: unknown kind %q (dead, stuck, noisy, deadled, cross)", item, kind)
+			return f, fmt.Errorf("calibration: fault %q: unknown kind %q (dead, stuck, noisy, deadled, cross, swap)", item, kind)
 		}
 	}
 	return f, nil
@@ -188,6 +196,10 @@ func (b *SimBoard) Lift(sq board.Square) {
 	}
 }
 
+// SetFaults replaces the board's faults: a board that was healthy when it
+// was calibrated can fail later.
+func (b *SimBoard) SetFaults(f Faults) { b.opts.Faults = f }
+
 // Clear takes every man off now.
 func (b *SimBoard) Clear() { b.men = [64]float64{} }
 
@@ -251,6 +263,14 @@ func (b *SimBoard) Scan(f *sensor.Frame) error {
 	for c := range b.chans {
 		ch := &b.chans[c]
 		sq := b.sqOf[c]
+		for _, x := range fl.Swapped {
+			switch sq {
+			case x[0]:
+				sq = x[1]
+			case x[1]:
+				sq = x[0]
+			}
+		}
 		if fl.DeadSensors.Has(sq) {
 			b.readings[c] = uint16(math.Round(ch.base))
 			continue
