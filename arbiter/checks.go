@@ -74,7 +74,7 @@ func (g *Game) checkExempt() bool {
 // attacked king need not parry it).
 func (g *Game) mayIgnoreCheck(rd *gesture.Reading) bool {
 	switch g.laws.ID {
-	case "philidor1825", "sarratt1808", "nycc":
+	case "philidor1825", "sarratt1808", "nycc", "hastings1895":
 	default:
 		return false
 	}
@@ -185,7 +185,8 @@ func (g *Game) setupClaim(t time.Duration, side board.Color) bool {
 	case "nycc":
 		law = "nycc:IX"
 	case "hastings1895":
-		law = "hastings1895:I"
+		// "before his fourth move": the claimant's own moves count.
+		law, early = "hastings1895:I", countMoves(g.moves, side) < 4
 	case "fide2023":
 		law, early = "fide2023:7.2.1", true
 	}

@@ -358,6 +358,36 @@ func (g *Game) raise(t time.Duration, d *decision) {
 }
 
 // lapse records that the offended player let the right to a penalty pass.
+// exactOnLapse handles the offended player moving on without choosing,
+// where the law does not let the right simply lapse: no player may waive a
+// penalty (the Hastings regulations, tournament mode), so the arbiter exacts
+// the first; a king left in check or moves made twice over annul the game
+// unless the players agree (nycc:XIII, nycc:XIV). It reports whether it
+// ruled.
+func (g *Game) exactOnLapse(t time.Duration, d *decision) bool {
+	if d.pre || d.recorded || d.lapseByOffender || len(d.options) == 0 {
+		return false
+	}
+	if g.laws.ID == "nycc" && (d.kind == KindMovedIntoCheck || d.kind == KindSuccessive) {
+		g.pending = nil
+		g.emit(Report{Type: "ruling", T: t, Option: OptAnnul, By: "lapse", Law: d.law, Reason: "the penalty was not exacted at once: the game is annulled"})
+		g.annulled++
+		g.comment(fmt.Sprintf("%s, %s: not exacted at once, game annulled", d.kind, d.law))
+		g.begin(g.startAt)
+		g.exp = gesture.Expectation{Mode: gesture.Restore, Analysis: g.startAt}
+		return true
+	}
+	if g.laws.NoWaiver || g.opts.Tournament {
+		first := d.options[0].ID
+		if first == OptStand || first == OptKeepAll {
+			return false
+		}
+		g.apply(t, first, "arbiter")
+		return true
+	}
+	return false
+}
+
 func (g *Game) lapse(t time.Duration) {
 	d := g.pending
 	g.pending = nil

@@ -2,6 +2,7 @@ package arbiter
 
 import (
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/boardd/boardd/board"
@@ -25,6 +26,12 @@ func (g *Game) onMove(gs gesture.Gesture) {
 			// in force decides (see checkObligations).
 			g.pending = nil
 		case !p.pre && rd.Mover == p.offender.Other():
+			if g.exactOnLapse(t, p) {
+				// The penalty is exacted; the offended player's move is
+				// undone with the offending one.
+				g.touched = g.touched[:0]
+				return
+			}
 			g.lapse(t)
 		case !p.pre && rd.Mover == p.offender:
 			// The offender moved again before the choice: the choice stays
@@ -225,6 +232,22 @@ func (g *Game) feasible(d *decision, ids []string) []Option {
 			out = append(out, Option{ID: id, Squares: squareNames(sqs)})
 		}
 	}
+	// Moving the touched man and moving the king are one penalty when the
+	// touched man is the king.
+	if d.touched.Valid() && d.before.Position.Men[d.touched].Kind() == board.King {
+		var kept []Option
+		hasMoveTouched := false
+		for _, o := range out {
+			hasMoveTouched = hasMoveTouched || o.ID == OptMoveTouched
+		}
+		for _, o := range out {
+			if o.ID == OptKing && hasMoveTouched {
+				continue
+			}
+			kept = append(kept, o)
+		}
+		out = kept
+	}
 	if len(out) == 0 {
 		out = []Option{{ID: OptRecall, Squares: squareNames([]board.Square{d.touched})}}
 	}
@@ -364,15 +387,17 @@ func (g *Game) touchMoveViolation(rd *gesture.Reading) *decision {
 				}
 			}
 		}
-		// fide2023:4.3.3: own and adverse touched: take with the own man if
-		// any such capture is legal.
+		// fide2023:4.3.3: men of both colours touched: the first touched
+		// adverse man must be taken with the first touched own man, if that
+		// is legal; otherwise the first touched man that can be moved or
+		// taken binds, as below.
 		if len(own) > 0 && len(adverse) > 0 {
 			for _, lm := range a.Moves {
-				if contains(own, lm.From) && contains(adverse, lm.To) {
-					if contains(own, m.From) && contains(adverse, m.To) {
+				if lm.From == own[0] && (lm.To == adverse[0] || pos.IsEnPassant(lm) && board.EnPassantVictim(lm) == adverse[0]) {
+					if m.From == own[0] && honoured(adverse[0]) {
 						return nil
 					}
-					return newDecision("fide2023:4.3.3", lm.From, lm.To, []string{OptStand, OptTakeTouched})
+					return newDecision("fide2023:4.3.3", own[0], adverse[0], []string{OptStand, OptTakeTouched})
 				}
 			}
 		}
@@ -394,14 +419,26 @@ func (g *Game) touchMoveViolation(rd *gesture.Reading) *decision {
 	// Only nycc:XI lets him require a king move instead when several men
 	// were touched.
 	plural := len(order) > 1 && g.laws.ID == "nycc"
+	var unhonoured []board.Square
 	for _, sq := range own {
 		if canMove(sq) && !honoured(sq) {
-			ids := []string{OptStand, OptMoveTouched}
-			if plural {
-				ids = append(ids, OptKing)
-			}
-			return newDecision("", sq, board.NoSquare, ids)
+			unhonoured = append(unhonoured, sq)
 		}
+	}
+	if len(unhonoured) > 0 {
+		ids := []string{OptStand, OptMoveTouched}
+		if plural {
+			ids = append(ids, OptKing)
+		}
+		d := newDecision("", unhonoured[0], board.NoSquare, ids)
+		// Several men bind: the adversary elects which must move
+		// (nycc:XI, hastings1895:IV), one option for each.
+		for _, sq := range unhonoured[1:] {
+			if sqs, ok := g.manSquares(a, side, sq); ok {
+				d.options = append(d.options, Option{ID: OptMoveTouched + "-" + sq.String(), Squares: squareNames(sqs)})
+			}
+		}
+		return d
 	}
 	for _, sq := range adverse {
 		if capturable(a, sq) && !(m.To == sq || honoured(sq) && sq != m.From) {
@@ -614,6 +651,11 @@ func (g *Game) apply(t time.Duration, option, by string) {
 		}
 	}
 	var ob *obligation
+	if strings.HasPrefix(option, OptMoveTouched+"-") {
+		if sq, err := board.ParseSquare(strings.TrimPrefix(option, OptMoveTouched+"-")); err == nil {
+			ob = &obligation{side: side, what: OptMoveTouched, square: sq, law: d.law}
+		}
+	}
 	switch option {
 	case OptMoveTouched:
 		ob = &obligation{side: side, what: OptMoveTouched, square: d.touched, law: d.law}
@@ -637,7 +679,10 @@ func (g *Game) apply(t time.Duration, option, by string) {
 		if d.kind == KindFalseCastling {
 			sq = target.Position.KingSquare(side)
 		}
-		if d.kind != KindSuccessive && d.kind != KindMovedAdverse && target.Position.Turn == side && len(target.MovesFrom(sq)) > 0 {
+		switch {
+		case d.kind == KindMovedAdverse && target.Position.Turn == side && capturable(target, d.adverse):
+			ob = &obligation{side: side, what: OptTakeTouched, square: d.adverse, law: "fide2023:4.3.2"}
+		case d.kind != KindSuccessive && d.kind != KindMovedAdverse && target.Position.Turn == side && len(target.MovesFrom(sq)) > 0:
 			ob = &obligation{side: side, what: OptMoveTouched, square: sq, law: "fide2023:4.3.1"}
 		}
 	}

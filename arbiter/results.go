@@ -121,6 +121,11 @@ func (g *Game) onPress(gs gesture.Gesture) {
 // claim handles a draw claim or a count called by side.
 func (g *Game) claim(t time.Duration, side board.Color) {
 	pos := &g.cur.Position
+	if g.laws.ID == "fide2023" && side != pos.Turn {
+		// fide2023:9.2 and 9.3: the claim is the right of the player
+		// having the move.
+		return
+	}
 	reps := g.repetitions()
 	switch g.laws.Repetition {
 	case ThreefoldClaim:
