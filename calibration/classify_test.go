@@ -233,7 +233,7 @@ func BenchmarkClassify(b *testing.B) {
 func BenchmarkScanner(b *testing.B) {
 	r := newRig(b, SimOptions{Seed: 14})
 	c, _ := r.calibrate(b, WizardOptions{})
-	s, _ := NewScanner(r.board, c, ClassifierOptions{})
+	s, _ := NewScanner(r.board, c, r.clock, ClassifierOptions{})
 	var f sensor.Frame
 	b.ReportAllocs()
 	b.ResetTimer()

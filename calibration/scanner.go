@@ -7,6 +7,7 @@ import (
 	"github.com/boardd/boardd/board"
 	"github.com/boardd/boardd/led"
 	"github.com/boardd/boardd/sensor"
+	"github.com/boardd/boardd/timing"
 )
 
 // Scanner is a calibrated scanner: it reads a raw scanner (readings in
@@ -15,6 +16,7 @@ import (
 // board). It is what the daemon's scan loop reads.
 type Scanner struct {
 	raw     sensor.Scanner
+	clock   timing.Clock
 	k       *Classifier
 	cal     *Calibration
 	inner   sensor.Frame
@@ -22,14 +24,15 @@ type Scanner struct {
 	analog  [64]uint16
 }
 
-// NewScanner wraps raw with calibration cal. The calibration must have been
-// made on raw's hardware: Load with raw's Identity, or Check.
-func NewScanner(raw sensor.Scanner, cal *Calibration, opts ClassifierOptions) (*Scanner, error) {
+// NewScanner wraps raw with calibration cal; clock stamps each frame for
+// drift tracking (nil: the raw scanner's own frame time). The calibration
+// must have been made on raw's hardware: Load it with Identify(raw, name).
+func NewScanner(raw sensor.Scanner, cal *Calibration, clock timing.Clock, opts ClassifierOptions) (*Scanner, error) {
 	k, err := NewClassifier(cal, opts)
 	if err != nil {
 		return nil, err
 	}
-	s := &Scanner{raw: raw, k: k, cal: cal}
+	s := &Scanner{raw: raw, clock: clock, k: k, cal: cal}
 	if cal.Digital {
 		s.digital = make([]uint16, 64)
 	}
@@ -37,16 +40,19 @@ func NewScanner(raw sensor.Scanner, cal *Calibration, opts ClassifierOptions) (*
 }
 
 // Identify scans raw once and returns the identity a calibration for it must
-// carry.
-func Identify(raw sensor.Scanner) (Identity, error) {
+// carry: name (raw's String() if empty) and what a scan holds.
+func Identify(raw sensor.Scanner, name string) (Identity, error) {
+	if name == "" {
+		name = raw.String()
+	}
 	var f sensor.Frame
 	if err := raw.Scan(&f); err != nil {
 		return Identity{}, fmt.Errorf("calibration: scan %s: %w", raw, err)
 	}
 	if f.Analog == nil {
-		return Identity{Scanner: raw.String(), Channels: 64, Digital: true}, nil
+		return Identity{Scanner: name, Channels: 64, Digital: true}, nil
 	}
-	return Identity{Scanner: raw.String(), Channels: len(f.Analog)}, nil
+	return Identity{Scanner: name, Channels: len(f.Analog)}, nil
 }
 
 // Scan reads one calibrated frame.
@@ -64,11 +70,15 @@ func (s *Scanner) Scan(f *sensor.Frame) error {
 		}
 		readings = s.digital
 	}
-	occ, err := s.k.Classify(s.inner.T, readings)
+	t := s.inner.T
+	if s.clock != nil {
+		t = s.clock.Now()
+	}
+	occ, err := s.k.Classify(t, readings)
 	if err != nil {
 		return fmt.Errorf("calibration: %s: %w", s.raw, err)
 	}
-	f.T, f.Occupancy = s.inner.T, occ
+	f.T, f.Occupancy = t, occ
 	if s.cal.Digital {
 		f.Analog = nil
 		return nil

@@ -71,6 +71,9 @@ type Session struct {
 	// Scanner reads the sensors raw: readings in channel order, not yet
 	// calibrated (a digital scanner's occupancy bits count as channels).
 	Scanner sensor.Scanner
+	// Name names the hardware in the calibration's Identity; Scanner's
+	// String() if empty.
+	Name string
 	// LEDs shows frames indexed by position on the LED chain, not by square
 	// (the LED wiring is what the wizard learns); nil for a board without
 	// LEDs. The chain is taken to have 64 LEDs.
@@ -153,7 +156,11 @@ func (s *Session) identify(ctx context.Context) (Identity, error) {
 	if err := s.Scanner.Scan(&s.frame); err != nil {
 		return Identity{}, fmt.Errorf("calibration: scan %s: %w", s.Scanner, err)
 	}
-	id := Identity{Scanner: s.Scanner.String(), Channels: len(s.frame.Analog)}
+	name := s.Name
+	if name == "" {
+		name = s.Scanner.String()
+	}
+	id := Identity{Scanner: name, Channels: len(s.frame.Analog)}
 	if s.frame.Analog == nil {
 		id.Channels, id.Digital = 64, true
 	}
