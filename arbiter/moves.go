@@ -209,7 +209,7 @@ func (g *Game) feasible(d *decision, ids []string) []Option {
 		ok := true
 		switch id {
 		case OptStand, OptKeepAll:
-			sqs = []board.Square{d.touched, d.reading.Move.To}
+			sqs = validSquares(d.touched, d.reading.Move.To)
 		case OptRecall, OptReplace, OptRestore, OptKeepFirst, OptAnnul:
 			sqs = []board.Square{d.touched}
 		case OptMoveTouched:
@@ -250,6 +250,16 @@ func (g *Game) feasible(d *decision, ids []string) []Option {
 	}
 	if len(out) == 0 {
 		out = []Option{{ID: OptRecall, Squares: squareNames([]board.Square{d.touched})}}
+	}
+	return out
+}
+
+func validSquares(sqs ...board.Square) []board.Square {
+	var out []board.Square
+	for _, s := range sqs {
+		if s.Valid() {
+			out = append(out, s)
+		}
 	}
 	return out
 }

@@ -62,12 +62,28 @@ func (f *Frame) Pixels(t time.Duration) [64]RGB {
 // off, slow and fast blink.
 func (f *Frame) Mono(t time.Duration) board.Occupancy {
 	var o board.Occupancy
-	for sq := range f.Role {
-		if f.Lit(board.Square(sq), t) {
+	for sq, r := range f.Role {
+		if r != Off && phaseOn(r.MonoBlink(f.Blink[sq]), t) {
 			o = o.With(board.Square(sq))
 		}
 	}
 	return o
+}
+
+// MonoBlink is how a role blinks on a single-colour matrix, where blink is
+// all there is to tell states apart: the man that must move and the
+// chooser's options blink fast (a call to act), a missing man and a result's
+// loser or draw blink slowly; the rest keep the frame's blink (given as b).
+// Resting states stay steady, a take-back or mismatch shows slow squares to
+// fill and fast ones to clear, a win one steady king and one slow.
+func (r Role) MonoBlink(b Blink) Blink {
+	switch r {
+	case MustMove, Option1, Option2, Option3, Option4, Option5, Option6:
+		return Fast
+	case Missing, Loser, Draw:
+		return Slow
+	}
+	return b
 }
 
 // Recorder is a Sink that keeps every distinct frame it is shown, for tests

@@ -137,7 +137,7 @@ func TestRenderMonoShowsOnlyWhatTheMatrixLights(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			var f Frame
-			f.Set(sq("c6"), Option3, c.blink)
+			f.Set(sq("c6"), Touched, c.blink)
 			img, err := RenderMono(&f, c.t, RenderOpts{Square: 24})
 			if err != nil {
 				t.Fatal(err)
@@ -146,7 +146,7 @@ func TestRenderMonoShowsOnlyWhatTheMatrixLights(t *testing.T) {
 			if n := countIn(img, g, 0, sq("c6"), mono); (n > 0) != c.lit {
 				t.Errorf("c6: %d pixels of the matrix colour, want lit %v", n, c.lit)
 			}
-			if n := countIn(img, g, 0, sq("c6"), Option3.Colour()); n != 0 {
+			if n := countIn(img, g, 0, sq("c6"), Touched.Colour()); n != 0 {
 				t.Errorf("c6: %d pixels of the role's colour on a single-colour matrix", n)
 			}
 			if c.lit && ringPixel(img, g, 0, sq("c6"), 1.5*2*math.Pi/fastDashSegments) != mono {
@@ -159,7 +159,7 @@ func TestRenderMonoShowsOnlyWhatTheMatrixLights(t *testing.T) {
 func TestRenderMonoCycleShowsEachRateInItsPanels(t *testing.T) {
 	var f Frame
 	steady, slow, fast, off := sq("a1"), sq("b2"), sq("c3"), sq("d4")
-	f.Set(steady, Missing, Steady)
+	f.Set(steady, LastMove, Steady)
 	f.Set(slow, Guide, Slow)
 	f.Set(fast, Extra, Fast)
 	// Any time within the period draws the same cycle.
@@ -306,6 +306,30 @@ func BenchmarkRenderMonoCyclePNG(b *testing.B) {
 		buf.Reset()
 		if err := png.Encode(&buf, img); err != nil {
 			b.Fatal(err)
+		}
+	}
+}
+
+func TestMonoBlinkKeepsStatesApart(t *testing.T) {
+	for _, c := range []struct {
+		role  Role
+		frame Blink
+		want  Blink
+	}{
+		{MustMove, Steady, Fast},
+		{Option1, Slow, Fast},
+		{Option6, Slow, Fast},
+		{Missing, Steady, Slow},
+		{Loser, Steady, Slow},
+		{Draw, Steady, Slow},
+		{Winner, Steady, Steady},
+		{LastMove, Steady, Steady},
+		{Extra, Fast, Fast},
+		{Guide, Slow, Slow},
+		{Destination, Slow, Slow},
+	} {
+		if got := c.role.MonoBlink(c.frame); got != c.want {
+			t.Errorf("%s (%s in the frame) blinks %s on a matrix, want %s", c.role, c.frame, got, c.want)
 		}
 	}
 }
