@@ -486,3 +486,12 @@ func (s *Session) Advance(t time.Duration) Event {
 
 // Waiting returns the number of acknowledged messages not yet acknowledged.
 func (s *Session) Waiting() int { return len(s.queue) }
+
+// Refuse tells the peer that a message already acknowledged (the frame of
+// type typ numbered seq) was refused by the application, with code and a
+// detail for its logs: an ERROR goes into Output. A CHOOSE naming an option
+// not on offer is refused this way with ErrRefused.
+func (s *Session) Refuse(seq uint8, typ Type, code ErrorCode, detail string) {
+	m := ErrorMsg{Code: code, Seq: seq, Of: typ, Detail: detail}
+	s.transmit(TypeError, s.nextSeq(), m.AppendPayload(s.buf[:0]))
+}
