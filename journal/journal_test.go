@@ -20,10 +20,12 @@ import (
 // again, which begins a new game.
 func legalsMate(t testing.TB, reset bool) []trace.Line {
 	t.Helper()
-	p := journaltest.NewPlayer(0, journaltest.Timing{Step: 100 * time.Millisecond, Pause: 1200 * time.Millisecond})
+	// The touch is held long enough to be one (a brush is a bump).
+	p := journaltest.NewPlayer(0, journaltest.Timing{Step: 300 * time.Millisecond, Pause: 1200 * time.Millisecond})
 	if err := p.Touch("g1"); err != nil {
 		t.Fatal(err)
 	}
+	p.Timing.Step = 100 * time.Millisecond
 	if err := p.Move("e2e4", "e7e5", "g1f3", "d7d6", "f1c4", "c8g4", "b1c3", "g7g6", "e1g1", "b8c6", "f3e5", "g4d1", "c4f7", "e8e7", "c3d5"); err != nil {
 		t.Fatal(err)
 	}

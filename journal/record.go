@@ -56,25 +56,30 @@ func (k Kind) String() string {
 // the journal replays with these options, not with whatever the daemon is
 // configured with now, so a game keeps its law-set across a restart.
 type Header struct {
-	Game       uint64            // the game's number in this state directory, from 1
-	Laws       string            // law-set id
-	Setup      string            // FEN the game started from; empty for the initial position
-	Odds       string            // men given as odds (pipeline.Options.Odds)
-	Tournament bool              // every penalty exacted by the arbiter
-	Clocked    bool              // a time control runs
-	Tags       map[string]string // PGN tags (Date is "????.??.??" until the clock is synchronised)
-	Started    time.Time         // wall-clock start of the game; zero when the clock was not synchronised
-	Physical   *board.Occupancy  // what the board read at the start, when not the start position
-	Debounce   time.Duration     // sensor debounce window (zero: the default)
-	Settle     time.Duration     // gesture options (zero: the defaults)
-	OpenWait   time.Duration
-	Jadoube    time.Duration
+	Game  uint64 // the game's number in this state directory, from 1
+	Laws  string // law-set id
+	Setup string // FEN the game started from; empty for the initial position
+	Odds  string // men given as odds (pipeline.Options.Odds)
+	// TimeControl sets the game clocks (pipeline.Options.TimeControl);
+	// ClockAtFirstInput starts the first mover's clock at the first input.
+	TimeControl       string
+	ClockAtFirstInput bool
+	Tournament        bool              // every penalty exacted by the arbiter
+	Clocked           bool              // a time control runs
+	Tags              map[string]string // PGN tags (Date is "????.??.??" until the clock is synchronised)
+	Started           time.Time         // wall-clock start of the game; zero when the clock was not synchronised
+	Physical          *board.Occupancy  // what the board read at the start, when not the start position
+	Debounce          time.Duration     // sensor debounce window (zero: the default)
+	Settle            time.Duration     // gesture options (zero: the defaults)
+	OpenWait          time.Duration
+	Jadoube           time.Duration
 }
 
 // NewHeader returns the header of game number game played with opts.
 func NewHeader(game uint64, opts pipeline.Options, started time.Time) Header {
 	h := Header{
-		Game: game, Laws: opts.Laws, Setup: opts.Setup, Odds: opts.Odds, Tournament: opts.Tournament, Clocked: opts.Clocked,
+		Game: game, Laws: opts.Laws, Setup: opts.Setup, Odds: opts.Odds,
+		TimeControl: opts.TimeControl, ClockAtFirstInput: opts.ClockAtFirstInput, Tournament: opts.Tournament, Clocked: opts.Clocked,
 		Tags: map[string]string{}, Started: started, Debounce: opts.Debounce,
 		Settle: opts.Gesture.Settle, OpenWait: opts.Gesture.OpenWait, Jadoube: opts.Gesture.Jadoube,
 	}
@@ -94,6 +99,7 @@ func NewHeader(game uint64, opts pipeline.Options, started time.Time) Header {
 func (h Header) Options(base pipeline.Options) pipeline.Options {
 	o := base
 	o.Laws, o.Setup, o.Odds, o.Tournament, o.Clocked = h.Laws, h.Setup, h.Odds, h.Tournament, h.Clocked
+	o.TimeControl, o.ClockAtFirstInput = h.TimeControl, h.ClockAtFirstInput
 	o.Debounce = h.Debounce
 	o.Gesture.Settle, o.Gesture.OpenWait, o.Gesture.Jadoube = h.Settle, h.OpenWait, h.Jadoube
 	o.Tags = make(map[string]string, len(h.Tags))
@@ -128,6 +134,8 @@ type headerWire struct {
 	Laws       string            `json:"laws"`
 	Setup      string            `json:"fen,omitempty"`
 	Odds       string            `json:"odds,omitempty"`
+	Control    string            `json:"time_control,omitempty"`
+	AtFirst    bool              `json:"clock_at_first_input,omitempty"`
 	Tournament bool              `json:"tournament,omitempty"`
 	Clocked    bool              `json:"clocked,omitempty"`
 	Tags       map[string]string `json:"tags,omitempty"`
@@ -191,7 +199,8 @@ func appendPrefix(dst []byte, t time.Duration, seq uint64) []byte {
 // AppendHeader writes h as a journal line (with its newline) onto dst.
 func AppendHeader(dst []byte, t time.Duration, seq uint64, h Header) ([]byte, error) {
 	w := headerWire{
-		Journal: Version, Game: h.Game, Laws: h.Laws, Setup: h.Setup, Odds: h.Odds, Tournament: h.Tournament, Clocked: h.Clocked,
+		Journal: Version, Game: h.Game, Laws: h.Laws, Setup: h.Setup, Odds: h.Odds,
+		Control: h.TimeControl, AtFirst: h.ClockAtFirstInput, Tournament: h.Tournament, Clocked: h.Clocked,
 		Tags: h.Tags, Debounce: ms(h.Debounce), Settle: ms(h.Settle), OpenWait: ms(h.OpenWait), Jadoube: ms(h.Jadoube),
 	}
 	if !h.Started.IsZero() {
@@ -276,7 +285,8 @@ func ParseRecord(line []byte) (Record, error) {
 			return Record{}, fmt.Errorf("header: %s", strings.TrimPrefix(err.Error(), "json: "))
 		}
 		h := &Header{
-			Game: w.Game, Laws: w.Laws, Setup: w.Setup, Odds: w.Odds, Tournament: w.Tournament, Clocked: w.Clocked, Tags: w.Tags,
+			Game: w.Game, Laws: w.Laws, Setup: w.Setup, Odds: w.Odds,
+			TimeControl: w.Control, ClockAtFirstInput: w.AtFirst, Tournament: w.Tournament, Clocked: w.Clocked, Tags: w.Tags,
 			Debounce: fromMS(w.Debounce), Settle: fromMS(w.Settle), OpenWait: fromMS(w.OpenWait), Jadoube: fromMS(w.Jadoube),
 		}
 		if h.Tags == nil {
