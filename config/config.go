@@ -274,11 +274,23 @@ func Load(path string) (*Config, error) {
 // data sets. The error is Errors, or a TOML syntax error with its line.
 func Parse(data []byte) (*Config, error) {
 	c := Default()
+	var faults Errors
 	if err := decode(data, c); err != nil {
-		return nil, err
+		if !errors.As(err, &faults) {
+			return nil, err // broken TOML
+		}
 	}
+	// Keys that failed keep their defaults: the whole is still checked, so
+	// that every fault is reported at once.
 	if err := c.Check(); err != nil {
-		return nil, err
+		var more Errors
+		if !errors.As(err, &more) {
+			return nil, err
+		}
+		faults = append(faults, more...)
+	}
+	if len(faults) > 0 {
+		return nil, faults
 	}
 	return c, nil
 }
