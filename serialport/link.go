@@ -536,7 +536,7 @@ func (l *Link) handle(now time.Duration, ev link.Event, h Handler, downSince *ti
 		l.haveLast = false
 		l.ledsDirty = l.ledsHave // a board that restarted shows nothing: send the frame again
 		l.mu.Unlock()
-		l.log.Info("board connected", "board", ev.Peer.Name, "version", ev.Peer.Version, "analog", ev.Peer.Flags&link.HelloAnalog != 0, "reports", ev.Peer.Flags&link.HelloReports != 0)
+		l.log.Info("board connected", "peer", ev.Peer.Name, "version", ev.Peer.Version, "analog", ev.Peer.Flags&link.HelloAnalog != 0, "reports", ev.Peer.Flags&link.HelloReports != 0)
 		h.Up(ev.Peer)
 		if err := l.sess.Send(now, h.Status()); err != nil {
 			l.log.Warn("status not sent", "err", err)

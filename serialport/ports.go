@@ -16,6 +16,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 
 	"go.bug.st/serial"
@@ -162,3 +163,37 @@ func Match(ports []PortInfo, vid, pid string) (PortInfo, error) {
 	}
 	return PortInfo{}, fmt.Errorf("serialport: %d ports match (%s): give the path", len(found), strings.Join(names, ", "))
 }
+
+// ParseSpec reads what follows "serial:" in --sensor and --led: a device
+// path (/dev/ttyACM0), "usb" for the only USB serial port, or "usb:VID:PID"
+// for the port with that USB id; any of them may end in "@BAUD"
+// (/dev/ttyAMA0@230400). It fills Path, VID, PID and Baud of an Options.
+func ParseSpec(s string) (Options, error) {
+	var o Options
+	spec := s
+	if i := strings.LastIndexByte(spec, '@'); i >= 0 {
+		baud, err := strconv.Atoi(spec[i+1:])
+		if err != nil || baud <= 0 {
+			return o, fmt.Errorf("serialport: %q: baud %q: want a positive number", s, spec[i+1:])
+		}
+		o.Baud, spec = baud, spec[:i]
+	}
+	switch {
+	case spec == "":
+		return o, fmt.Errorf("serialport: %q: want a device path, usb, or usb:VID:PID", s)
+	case spec == "usb":
+	case strings.HasPrefix(spec, "usb:"):
+		vid, pid, err := ParseUSBID(strings.TrimPrefix(spec, "usb:"))
+		if err != nil {
+			return o, err
+		}
+		o.VID, o.PID = vid, pid
+	default:
+		o.Path = spec
+	}
+	return o, nil
+}
+
+// Key names the port a spec picks, so that --sensor and --led naming the
+// same board share one link.
+func (o Options) Key() string { return o.describe() }
