@@ -212,6 +212,19 @@ func (l *Local) do(ctx context.Context, fn func(p *pipeline.Pipeline, now time.D
 	return nil
 }
 
+// query runs fn on the runner's goroutine and returns its value. fn may
+// still run after a timeout has made query return (Runner.Do gives up
+// waiting, not the call), so its value goes through a channel, never a
+// variable the caller reads.
+func query[T any](l *Local, ctx context.Context, fn func(p *pipeline.Pipeline) T) (T, error) {
+	ch := make(chan T, 1)
+	if err := l.do(ctx, func(p *pipeline.Pipeline, _ time.Duration) { ch <- fn(p) }); err != nil {
+		var zero T
+		return zero, err
+	}
+	return <-ch, nil
+}
+
 // fingerprint is what the poll compares to see a change.
 type fingerprint struct {
 	frame   led.Frame
@@ -242,11 +255,11 @@ func (l *Local) poll() {
 		if !watched {
 			continue
 		}
-		var fp fingerprint
-		if err := l.do(l.ctx, func(p *pipeline.Pipeline, _ time.Duration) {
+		fp, err := query(l, l.ctx, func(p *pipeline.Pipeline) fingerprint {
 			g := p.Game()
-			fp = fingerprint{frame: p.LEDs(), occ: p.Recogniser().Occupancy(), moves: g.MoveCount(), pending: g.Pending() != nil, result: g.Result() != nil}
-		}); err != nil {
+			return fingerprint{frame: p.LEDs(), occ: p.Recogniser().Occupancy(), moves: g.MoveCount(), pending: g.Pending() != nil, result: g.Result() != nil}
+		})
+		if err != nil {
 			continue
 		}
 		if fp != last {
@@ -258,16 +271,12 @@ func (l *Local) poll() {
 
 // State returns a snapshot taken on the runner's goroutine.
 func (l *Local) State(ctx context.Context) (State, error) {
-	var st State
-	err := l.do(ctx, func(p *pipeline.Pipeline, _ time.Duration) { st = l.snapshot(p) })
-	return st, err
+	return query(l, ctx, l.snapshot)
 }
 
 // PGN returns the game as played.
 func (l *Local) PGN(ctx context.Context) (string, error) {
-	var pgn string
-	err := l.do(ctx, func(p *pipeline.Pipeline, _ time.Duration) { pgn = p.Game().PGN() })
-	return pgn, err
+	return query(l, ctx, func(p *pipeline.Pipeline) string { return p.Game().PGN() })
 }
 
 // Submit applies an input through the runner, exactly as hardware inputs
@@ -276,8 +285,8 @@ func (l *Local) PGN(ctx context.Context) (string, error) {
 // offer.
 func (l *Local) Submit(ctx context.Context, in trace.Line) error {
 	if in.Kind == trace.Lift || in.Kind == trace.Place {
-		var occ board.Occupancy
-		if err := l.do(ctx, func(p *pipeline.Pipeline, _ time.Duration) { occ = p.Recogniser().Occupancy() }); err != nil {
+		occ, err := query(l, ctx, func(p *pipeline.Pipeline) board.Occupancy { return p.Recogniser().Occupancy() })
+		if err != nil {
 			return err
 		}
 		switch {

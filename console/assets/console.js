@@ -114,7 +114,12 @@
   }
 
   function send(body) {
-    queue = queue.then(() => post(api('input'), body));
+    queue = queue.then(async () => {
+      const ok = await post(api('input'), body);
+      // A refused lift or placement: the board is as the last state said.
+      if (!ok && state) occupied = new Set(state.occupied);
+      return ok;
+    });
     return queue;
   }
 
