@@ -108,6 +108,9 @@ func (p *PTY) Write(b []byte) (int, error) {
 	return p.master.Write(b)
 }
 
+// SetReadDeadline bounds the next reads (for tests that must not hang).
+func (p *PTY) SetReadDeadline(t time.Time) error { return p.master.SetReadDeadline(t) }
+
 // Close pulls the cable: both sides close, the device disappears and the
 // symlink is removed.
 func (p *PTY) Close() error {
