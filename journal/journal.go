@@ -256,6 +256,23 @@ func (j *Journal) begin(t time.Duration, h Header) (Header, error) {
 	return h, nil
 }
 
+// Restart replaces the journal of the game in progress with a new one for
+// the same game number, opened at time t with header h: for a game not yet
+// begun (no move) that is to be played under other rules. The old journal
+// is gone once the new one is in place.
+func (j *Journal) Restart(t time.Duration, h Header) (Header, error) {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	if j.f == nil {
+		return h, errors.New("journal: no game to restart")
+	}
+	if err := j.f.Close(); err != nil {
+		return h, fmt.Errorf("journal: %w", err)
+	}
+	j.f = nil
+	return j.begin(t, h)
+}
+
 // AppendInput journals an input (its Seq is assigned). It is written at
 // once but not synced.
 func (j *Journal) AppendInput(l trace.Line) error {

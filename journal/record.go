@@ -93,6 +93,14 @@ func NewHeader(game uint64, opts pipeline.Options, started time.Time) Header {
 	return h
 }
 
+// SameRules reports whether a game begun with opts would be played under the
+// same rules as the header's: law-set, start, odds, time control, tournament
+// mode.
+func (h Header) SameRules(opts pipeline.Options) bool {
+	return h.Laws == opts.Laws && h.Setup == opts.Setup && h.Odds == opts.Odds && h.TimeControl == opts.TimeControl &&
+		h.ClockAtFirstInput == opts.ClockAtFirstInput && h.Tournament == opts.Tournament && h.Clocked == opts.Clocked
+}
+
 // Options returns the pipeline options of the game: base (the logger and
 // anything the header does not hold) with the header's settings over it. The
 // tags are a copy.

@@ -2,6 +2,7 @@ package journal
 
 import (
 	"log/slog"
+	"sync"
 	"time"
 
 	"github.com/boardd/boardd/arbiter"
@@ -20,6 +21,7 @@ const UnknownDate = "????.??.??"
 // finished game gives way to a new one, keeps current.pgn and current.fen up
 // to date, and dates the game once the clock is synchronised.
 type Recorder struct {
+	mu     sync.Mutex // guards header, which Header reads from other goroutines
 	j      *Journal
 	game   func() *arbiter.Game
 	occ    func() board.Occupancy
@@ -63,8 +65,18 @@ func NewRecorder(j *Journal, o RecorderOptions) *Recorder {
 	return &Recorder{j: j, game: o.Game, occ: o.Occupancy, header: o.Header, tags: o.Tags, wall: o.Wall, log: o.Logger}
 }
 
-// Header returns the current game's header.
-func (r *Recorder) Header() Header { return r.header }
+// Header returns the current game's header (a copy: safe from any
+// goroutine).
+func (r *Recorder) Header() Header {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	h := r.header
+	h.Tags = make(map[string]string, len(r.header.Tags))
+	for k, v := range r.header.Tags {
+		h.Tags[k] = v
+	}
+	return h
+}
 
 // Input journals an input before it is applied. An arbiter's new-game
 // action ends the game in progress: the journal rotates first, and the
@@ -139,7 +151,9 @@ func (r *Recorder) rotate(t time.Duration) {
 	h, err := r.j.Rotate(t, r.watch.FinishedPGN(), next)
 	r.check(err)
 	if err == nil {
+		r.mu.Lock()
 		r.header = h
+		r.mu.Unlock()
 	}
 	r.watch.finished = false
 	r.writeCurrent(g)
@@ -161,7 +175,9 @@ func (r *Recorder) learnDate(t time.Duration) {
 		r.check(err)
 		return
 	}
+	r.mu.Lock()
 	r.header.Tags["Date"] = date
+	r.mu.Unlock()
 	if r.tags != nil {
 		r.tags["Date"] = date
 	}

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"io"
+	"log/slog"
 	"math/rand/v2"
 	"net"
 	"os"
@@ -491,5 +492,63 @@ func TestPGNAndFENCommands(t *testing.T) {
 		if !strings.Contains(errs, c.err) {
 			t.Errorf("%q: stderr %q, want %q", c.args, errs, c.err)
 		}
+	}
+}
+
+// TestConfigurationChangeBetweenGames: a game with no move yet takes a
+// changed law-set when boardd starts; a game under way keeps its own.
+func TestConfigurationChangeBetweenGames(t *testing.T) {
+	open := func(t *testing.T, dir, laws string) *daemon {
+		t.Helper()
+		var logs bytes.Buffer
+		d := &daemon{
+			ctx: t.Context(), log: slog.New(slog.NewTextHandler(&logs, nil)),
+			env:   &environment{stderr: &logs, getenv: func(string) string { return "" }},
+			flags: &runFlags{logLevel: "info"}, stateDir: dir, opts: pipeline.Options{Laws: laws},
+		}
+		if err := d.openJournal(); err != nil {
+			t.Fatal(err)
+		}
+		d.runner = pipeline.NewRunner(d.pipe, d.clock)
+		d.attachJournal()
+		t.Cleanup(func() { d.close() })
+		return d
+	}
+	dir := t.TempDir()
+	d := open(t, dir, "fide2023")
+	d.close()
+	d = open(t, dir, "nycc")
+	if id := d.pipe.Game().Laws().ID; id != "nycc" {
+		t.Errorf("a game with no move kept law-set %s, want nycc", id)
+	}
+	d.close()
+	g, err := journal.Read(dir)
+	if err != nil || g.Header.Game != 1 || g.Header.Laws != "nycc" || g.Records[0].Seq != 2 {
+		t.Fatalf("journal after the change: %+v, %v", g, err)
+	}
+
+	// A move played: the game keeps its law-set.
+	pl := journaltest.NewPlayer(g.LastT+time.Second, journaltest.Timing{Step: 100 * time.Millisecond, Pause: time.Second})
+	if err := pl.Move("e2e4"); err != nil {
+		t.Fatal(err)
+	}
+	d = open(t, dir, "nycc")
+	rc := d.clock.(*recovery)
+	for _, l := range pl.Lines {
+		d.pipe.Advance(l.T)
+		rc.rec.Input(l)
+		d.pipe.Input(l)
+	}
+	d.pipe.Advance(pl.T + time.Second)
+	if n := d.pipe.Game().MoveCount(); n != 1 {
+		t.Fatalf("%d moves played, want 1", n)
+	}
+	d.close()
+	d = open(t, dir, "fide2023")
+	if id := d.pipe.Game().Laws().ID; id != "nycc" {
+		t.Errorf("a game under way took law-set %s, want its own nycc", id)
+	}
+	if n := d.pipe.Game().MoveCount(); n != 1 {
+		t.Errorf("%d moves restored, want 1", n)
 	}
 }

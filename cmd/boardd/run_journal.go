@@ -16,6 +16,7 @@ import (
 
 	"github.com/pelletier/go-toml/v2"
 
+	"github.com/boardd/boardd/board"
 	"github.com/boardd/boardd/journal"
 	"github.com/boardd/boardd/led"
 	"github.com/boardd/boardd/pipeline"
@@ -83,31 +84,7 @@ func (d *daemon) openJournal() error {
 	// d.ledSink(), once it exists; until then it is nil: no LEDs.
 	var sink led.Sink
 	var resume time.Duration
-	if g == nil {
-		opts := d.opts
-		opts.Tags = map[string]string{}
-		for k, v := range d.opts.Tags {
-			opts.Tags[k] = v
-		}
-		now, synced := rc.wall()
-		opts.Tags["Date"] = journal.UnknownDate
-		var started time.Time
-		if synced {
-			opts.Tags["Date"], started = now.Format("2006.01.02"), now
-		}
-		if rc.header, err = j.Begin(0, journal.NewHeader(j.Game(), opts, started)); err != nil {
-			return err
-		}
-		popts := rc.header.Options(d.opts)
-		rc.tags = popts.Tags
-		if d.pipe, err = pipeline.New(popts, sink, nil); err != nil {
-			return err
-		}
-		d.log.Info("new game", "game", rc.header.Game, "laws", rc.header.Laws, "date", opts.Tags["Date"], "seq", j.Seq())
-	} else {
-		if g.Header.Laws != d.opts.Laws {
-			d.log.Info("the game in progress keeps its law-set", "game", g.Header.Game, "laws", g.Header.Laws, "configured", d.opts.Laws)
-		}
+	if g != nil {
 		rc.rp, err = journal.Replay(g, d.opts, sink)
 		if err != nil {
 			return err
@@ -122,9 +99,63 @@ func (d *daemon) openJournal() error {
 		if len(rc.rp.Lost) > 0 {
 			d.log.Info("reports the crash had lost were made again", "reports", len(rc.rp.Lost))
 		}
+		if !rc.rp.NewGame && game.MoveCount() == 0 && game.Result() == nil && game.Pending() == nil && !g.Header.SameRules(d.opts) {
+			// Not a move played yet, and the configuration changed: the
+			// game begins afresh under the new rules, the board as it stands.
+			d.log.Info("the game not yet begun takes the new configuration", "game", g.Header.Game, "laws", d.opts.Laws, "was", g.Header.Laws)
+			occ := d.pipe.Recogniser().Occupancy()
+			rc.rp = nil
+			if err := d.beginGame(rc, sink, resume, &occ, j.Restart); err != nil {
+				return err
+			}
+		} else if !g.Header.SameRules(d.opts) {
+			d.log.Info("the game in progress keeps its rules; a changed configuration applies when boardd starts before a game's first move",
+				"game", g.Header.Game, "laws", g.Header.Laws, "configured_laws", d.opts.Laws)
+		}
+	} else if err := d.beginGame(rc, sink, 0, nil, j.Begin); err != nil {
+		return err
 	}
 	rc.Clock = journal.Clock{Base: timing.NewReal(), Offset: resume}
 	d.clock = rc
+	return nil
+}
+
+// beginGame opens the journal of a new game at time t with begin (Begin, or
+// Restart for a game not yet begun) under the configured options, the board
+// reading occ (nil: the start position), and builds its pipeline.
+func (d *daemon) beginGame(rc *recovery, sink led.Sink, t time.Duration, occ *board.Occupancy, begin func(time.Duration, journal.Header) (journal.Header, error)) error {
+	opts := d.opts
+	opts.Tags = map[string]string{}
+	for k, v := range d.opts.Tags {
+		opts.Tags[k] = v
+	}
+	now, synced := rc.wall()
+	opts.Tags["Date"] = journal.UnknownDate
+	var started time.Time
+	if synced {
+		opts.Tags["Date"], started = now.Format("2006.01.02"), now
+	}
+	h := journal.NewHeader(rc.j.Game(), opts, started)
+	if occ != nil {
+		if p, err := pipeline.New(h.Options(d.opts), nil, nil); err == nil {
+			if pos := p.Game().Position(); pos.Occupancy() != *occ {
+				h.Physical = occ
+			}
+		}
+	}
+	var err error
+	if rc.header, err = begin(t, h); err != nil {
+		return err
+	}
+	popts := rc.header.Options(d.opts)
+	rc.tags = popts.Tags
+	if d.pipe, err = pipeline.New(popts, sink, nil); err != nil {
+		return err
+	}
+	if t > 0 {
+		d.pipe.Advance(t)
+	}
+	d.log.Info("new game", "game", rc.header.Game, "laws", rc.header.Laws, "date", opts.Tags["Date"], "seq", rc.j.Seq())
 	return nil
 }
 
