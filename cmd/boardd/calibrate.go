@@ -1,11 +1,301 @@
 package main
 
 import (
+	"bufio"
 	"context"
+	"errors"
+	"flag"
 	"fmt"
+	"hash/fnv"
+	"io"
+	"io/fs"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/boardd/boardd/calibration"
+	"github.com/boardd/boardd/config"
+	"github.com/boardd/boardd/led"
+	"github.com/boardd/boardd/sensor"
+	"github.com/boardd/boardd/timing"
 )
 
+// calFlags are the flags `boardd calibrate` and `boardd selftest` share.
+type calFlags struct {
+	config    string
+	stateDir  string
+	sim       bool
+	simSeed   uint64
+	simFaults string
+	simSpeed  float64
+	simAuto   bool
+	simNoLEDs bool
+}
+
+func (f *calFlags) register(fs *flag.FlagSet) {
+	fs.StringVar(&f.config, "config", "", "configuration file naming the sensor and LED wiring (default /etc/boardd/boardd.toml if it exists; none: the simulated board)")
+	fs.StringVar(&f.stateDir, "state-dir", "", "state directory holding calibration.json (default as boardd run)")
+	fs.BoolVar(&f.sim, "sim", false, "use the simulated analogue board (the default when no hardware is configured)")
+	fs.Uint64Var(&f.simSeed, "sim-seed", 1, "simulated board: the seed of its gains, offsets, wiring and noise")
+	fs.StringVar(&f.simFaults, "sim-faults", "", "simulated board: faults, e.g. dead=e4,stuck=h3,noisy=b7,cross=c4+c3,swap=a2+b2,deadled=f6")
+	fs.Float64Var(&f.simSpeed, "sim-speed", 10, "simulated board: how many times faster than real time it runs (0: as fast as possible)")
+	fs.BoolVar(&f.simAuto, "sim-auto", false, "simulated board: the simulated person also answers the questions (no keyboard needed)")
+	fs.BoolVar(&f.simNoLEDs, "sim-no-leds", false, "simulated board: a board without LEDs")
+}
+
+// calBoard is the board the wizard or the self-test works on, and where its
+// calibration lives.
+type calBoard struct {
+	session  *calibration.Session
+	stateDir string
+	sim      *calibration.SimBoard
+	close    func() error
+}
+
+// openCalBoard opens the configured board, or the simulated one. Errors
+// that are the user's (flags, configuration) are usageErrors.
+func openCalBoard(env *environment, f *calFlags, out io.Writer) (*calBoard, error) {
+	var c *config.Config
+	switch {
+	case f.config != "":
+		var err error
+		if c, err = config.Load(f.config); err != nil {
+			return nil, usageError{err}
+		}
+	case !f.sim:
+		var err error
+		c, err = config.Load(config.DefaultPath)
+		if errors.Is(err, fs.ErrNotExist) {
+			c = nil
+		} else if err != nil {
+			return nil, usageError{err}
+		}
+	}
+	dirFlag := f.stateDir
+	if dirFlag == "" && c != nil {
+		dirFlag = c.StateDir
+	}
+	dir, err := stateDir(dirFlag, env.getenv)
+	if err != nil {
+		return nil, usageError{err}
+	}
+	if err := os.MkdirAll(dir, 0o750); err != nil {
+		return nil, fmt.Errorf("state directory %s: %w", dir, err)
+	}
+	b := &calBoard{stateDir: dir, close: func() error { return nil }}
+	s := &calibration.Session{Out: out, Terminal: isTerminal(out)}
+	b.session = s
+	if f.sim || c == nil || c.Sensor.Wiring == config.WiringSim {
+		return b, b.openSim(env, f)
+	}
+	w := c.Sensor.Wiring
+	switch {
+	case w == config.WiringNone:
+		return nil, usageError{errors.New("the configuration names no sensors (sensor.wiring = none): nothing to calibrate; use --sim for the simulated board")}
+	case strings.HasPrefix(w, config.SerialPrefix):
+		return nil, usageError{fmt.Errorf("sensor.wiring = %s: a serial board reads its own sensors; calibrate it with its own tools", w)}
+	}
+	buses := &periphBuses{}
+	sc, closeSc, err := openScanner(c, buses)
+	if err != nil {
+		return nil, err
+	}
+	var cs closers
+	cs.add(closeSc)
+	var sink led.Sink
+	if lw := c.LED.Wiring; lw != config.WiringNone && lw != config.WiringSim && !strings.HasPrefix(lw, config.SerialPrefix) {
+		var closeLEDs func() error
+		if sink, closeLEDs, err = openLEDs(c, buses); err != nil {
+			_ = cs.close()
+			return nil, err
+		}
+		cs.add(closeLEDs)
+	}
+	clock := timing.NewReal()
+	s.Scanner, s.LEDs, s.Clock, s.Wait = sc, sink, clock, calibration.RealWait
+	s.Name = boardName(sc, c)
+	s.In = lines(env.stdin)
+	b.close = cs.close
+	return b, nil
+}
+
+// openSim builds the simulated board: reproducible from its seed, so that
+// calibrate and selftest, run one after the other, meet the same board.
+func (b *calBoard) openSim(env *environment, f *calFlags) error {
+	faults, err := calibration.ParseFaults(f.simFaults)
+	if err != nil {
+		return usageError{fmt.Errorf("--sim-faults: %w", err)}
+	}
+	clock := &timing.Virtual{}
+	sim := calibration.NewSimBoard(clock, calibration.SimOptions{Seed: f.simSeed, Faults: faults, NoLEDs: f.simNoLEDs})
+	person := &calibration.SimPerson{Board: sim, Clock: clock}
+	s := b.session
+	s.Scanner, s.Clock, s.Wait = sim, clock, calibration.VirtualWait(clock, f.simSpeed)
+	if sim.HasLEDs() {
+		s.LEDs = sim
+	}
+	s.Observe, s.Picture = person.Observe, sim.Picture
+	if f.simAuto {
+		answers := make(chan string, 64)
+		person.Answers = answers
+		s.In = answers
+	} else {
+		s.In = lines(env.stdin)
+	}
+	b.sim = sim
+	return nil
+}
+
+// boardName is the name a calibration is made under: the scanner's, and a
+// fingerprint of the configured sensor and LED layouts and orientation, so
+// that a calibration made before the layouts changed is refused rather than
+// believed. boardd run must name the board the same way.
+func boardName(sc sensor.Scanner, c *config.Config) string {
+	h := fnv.New32a()
+	fmt.Fprint(h, c.SensorSquares(), c.LEDSquares(), c.LED.Wiring)
+	return fmt.Sprintf("%s, layout %08x", sc, h.Sum32())
+}
+
+// needsCalibration reports whether the configured sensors are analogue:
+// such a board reads nothing trustworthy without a calibration.
+func needsCalibration(c *config.Config) bool {
+	return c.Sensor.Wiring == config.WiringMCP3008 || c.Sensor.Wiring == config.WiringMCP3208
+}
+
+// loadRunCalibration reads the calibration in stateDir for boardd run. It
+// returns nil and no error when there is none and the wiring does not need
+// one (a digital board then reads through its configured layout). A missing
+// calibration for analogue sensors, or a corrupt or other-version file, is
+// refused with a message that says how to recalibrate. Hardware identity is
+// checked by calibratedScanner once the scanner is open.
+func loadRunCalibration(c *config.Config, stateDir string) (*calibration.Calibration, error) {
+	cal, err := calibration.LoadAny(calibration.Path(stateDir))
+	switch {
+	case errors.Is(err, calibration.ErrMissing) && !needsCalibration(c):
+		return nil, nil
+	case err != nil:
+		return nil, err
+	}
+	if err := cal.Unfit(); err != nil {
+		return nil, err
+	}
+	return cal, nil
+}
+
+// calibratedScanner checks that cal was made on the raw scanner sc opened
+// from configuration c (and the layouts c names), and wraps sc so that its
+// frames' occupancy comes from the calibration, with drift tracked on
+// clock. A nil cal returns sc unchanged. Wrap the LED sink to match with
+// calibration.MapLEDs(sink, cal) when cal.LEDs > 0.
+func calibratedScanner(sc sensor.Scanner, c *config.Config, cal *calibration.Calibration, clock timing.Clock) (sensor.Scanner, error) {
+	if cal == nil {
+		return sc, nil
+	}
+	id, err := calibration.Identify(sc, boardName(sc, c))
+	if err != nil {
+		return nil, err
+	}
+	if err := cal.Check(id); err != nil {
+		return nil, err
+	}
+	return calibration.NewScanner(sc, cal, clock, calibration.ClassifierOptions{})
+}
+
+// lines delivers r's lines; the channel closes when r ends.
+func lines(r io.Reader) <-chan string {
+	ch := make(chan string)
+	go func() {
+		defer close(ch)
+		sc := bufio.NewScanner(r)
+		for sc.Scan() {
+			ch <- sc.Text()
+		}
+	}()
+	return ch
+}
+
+// isTerminal reports whether w is a terminal.
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}
+
+// runCalibrate is `boardd calibrate`: the wizard, then the calibration file
+// and a summary. Exit status 0: saved, board fit; 1: saved with faults, or
+// failed; 2: usage; 130: interrupted (progress kept).
 func runCalibrate(ctx context.Context, env *environment, args []string) int {
-	fmt.Fprintln(env.stderr, "boardd calibrate: not built yet")
+	fs := flag.NewFlagSet("calibrate", flag.ContinueOnError)
+	fs.SetOutput(env.stderr)
+	fs.Usage = func() {
+		fmt.Fprintln(env.stderr, "usage: boardd calibrate [flags]")
+		fmt.Fprintln(env.stderr, "\nLearns each square's sensor levels, the sensor and LED wiring and the orientation,")
+		fmt.Fprintln(env.stderr, "with the LEDs guiding; interrupt with Ctrl-C or q and run again to resume.")
+		fmt.Fprintln(env.stderr, "\nflags:")
+		fs.PrintDefaults()
+	}
+	var f calFlags
+	f.register(fs)
+	restart := fs.Bool("restart", false, "discard the saved progress of an interrupted calibration and start over")
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
+		return 2
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(env.stderr, "boardd calibrate: unexpected argument %q\n", fs.Arg(0))
+		return 2
+	}
+	b, err := openCalBoard(env, &f, env.stdout)
+	if err != nil {
+		return failed(env, "calibrate", err)
+	}
+	defer b.close()
+	path := calibration.Path(b.stateDir)
+	prev, _ := calibration.LoadAny(path) // its LED map guides the first walk
+	cal, rep, err := calibration.Calibrate(ctx, b.session, calibration.WizardOptions{
+		Store: calibration.ProgressPath(b.stateDir), Restart: *restart, Previous: prev,
+	})
+	if errors.Is(err, calibration.ErrInterrupted) {
+		fmt.Fprintf(env.stderr, "\nboardd calibrate: %v\n", err)
+		return 130
+	}
+	if err != nil {
+		return failed(env, "calibrate", err)
+	}
+	cal.Made = time.Now().UTC().Truncate(time.Second)
+	if err := calibration.Save(path, cal); err != nil {
+		return failed(env, "calibrate", err)
+	}
+	w := env.stdout
+	fmt.Fprintf(w, "\nCalibration saved to %s.\n", path)
+	for _, n := range cal.Notes() {
+		fmt.Fprintf(w, "  %s\n", n)
+	}
+	if len(rep.Findings) == 0 {
+		fmt.Fprintln(w, "No weak or suspicious squares.")
+		return 0
+	}
+	fmt.Fprintln(w, "Weak or suspicious squares:")
+	rep.Write(w)
+	if !rep.Fit() {
+		fmt.Fprintf(w, "The board is not fit for play: repair %s, calibrate again, and check it with 'boardd selftest'.\n",
+			strings.Join(rep.Squares(calibration.Fault).SquareNames(), " "))
+		return 1
+	}
+	return 0
+}
+
+// failed reports err and returns the exit status it calls for.
+func failed(env *environment, cmd string, err error) int {
+	fmt.Fprintf(env.stderr, "boardd %s: %v\n", cmd, err)
+	var ue usageError
+	if errors.As(err, &ue) {
+		return 2
+	}
 	return 1
 }
