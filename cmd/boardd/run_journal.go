@@ -80,9 +80,12 @@ func (d *daemon) openJournal() error {
 		t, err := checker.WallTime()
 		return t, err == nil
 	}
-	// HARDWARE (issue 7): the LED sink comes from the hardware part,
-	// d.ledSink(), once it exists; until then it is nil: no LEDs.
-	var sink led.Sink
+	// The LED sink (the hardware part's; nil when the console shows the
+	// LEDs) sees nothing of the replay, only the game restored.
+	sink, err := d.ledSink()
+	if err != nil {
+		return err
+	}
 	var resume time.Duration
 	if g != nil {
 		rc.rp, err = journal.Replay(g, d.opts, sink)
