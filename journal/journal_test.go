@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/boardd/boardd/journal/journaltest"
+	"github.com/boardd/boardd/led"
 	"github.com/boardd/boardd/pipeline"
 	"github.com/boardd/boardd/timing"
 	"github.com/boardd/boardd/trace"
@@ -715,5 +716,33 @@ func TestLostReportsAreJournalledOnRestart(t *testing.T) {
 	}
 	if len(g.Records) != cut+len(lost) {
 		t.Errorf("%d records after the restart, want %d", len(g.Records), cut+len(lost))
+	}
+}
+
+// TestReplayKeepsTheLEDsDark: the LEDs see nothing of the replay, then the
+// restored game's frame once it is live.
+func TestReplayKeepsTheLEDsDark(t *testing.T) {
+	dir := t.TempDir()
+	s := start(t, Options{Dir: dir}, noWall)
+	s.feed(legalsMate(t, false)[:9]...) // a lift: a man in hand
+	s.close()
+	g, err := Read(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec := &led.Recorder{}
+	rp, err := Replay(g, pipeline.Options{}, rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rec.Frames) != 0 {
+		t.Fatalf("the replay showed %d frames", len(rec.Frames))
+	}
+	if err := rp.Live(rp.Resume); err != nil {
+		t.Fatal(err)
+	}
+	want := rp.Pipeline.LEDs()
+	if len(rec.Frames) != 1 || rec.Last() != want || rec.Times[0] != rp.Resume {
+		t.Errorf("after Live: %d frames, last %v at %v; want the game's frame at %v", len(rec.Frames), rec.Last(), rec.Times, rp.Resume)
 	}
 }
