@@ -99,6 +99,26 @@ func writeTag(b *strings.Builder, k, v string) {
 	b.WriteString("]\n")
 }
 
+// MoveRecord is one move of the game record, for the console and tools.
+type MoveRecord struct {
+	Side     string   `json:"side"`
+	UCI      string   `json:"uci"`
+	SAN      string   `json:"san"`
+	FEN      string   `json:"fen"`
+	Legal    bool     `json:"legal"`
+	Comments []string `json:"comments,omitempty"`
+}
+
+// Moves returns the game record as played: every move that stands, with the
+// rulings and clock times noted on it.
+func (g *Game) Moves() []MoveRecord {
+	out := make([]MoveRecord, len(g.moves))
+	for i, m := range g.moves {
+		out[i] = MoveRecord{Side: m.side.String(), UCI: m.uci, SAN: m.san, FEN: m.fen, Legal: m.legal, Comments: append([]string(nil), m.comments...)}
+	}
+	return out
+}
+
 // End returns the last line of a replay: the position and the PGN.
 func (g *Game) End(t time.Duration) Report {
 	return Report{Type: "end", T: t, FEN: g.cur.Position.FEN(), PGN: g.PGN()}

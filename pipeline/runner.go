@@ -7,6 +7,7 @@ import (
 
 	"github.com/boardd/boardd/arbiter"
 	"github.com/boardd/boardd/board"
+	"github.com/boardd/boardd/led"
 	"github.com/boardd/boardd/timing"
 	"github.com/boardd/boardd/trace"
 )
@@ -22,6 +23,37 @@ type Runner struct {
 	mu      sync.Mutex
 	inputs  []func(trace.Line)     // input hooks (the journal), on the loop goroutine
 	reports []func(arbiter.Report) // report subscribers, on the loop goroutine
+	changes []func()               // told when the LEDs or the board change
+	seen    change
+}
+
+// change is what OnChange subscribers watch.
+type change struct {
+	frame led.Frame
+	occ   board.Occupancy
+}
+
+// OnChange registers a subscriber told, on the loop goroutine, whenever the
+// LED frame or the board's occupancy has changed (after an input or a
+// timer). Subscribers must not block.
+func (r *Runner) OnChange(fn func()) {
+	r.mu.Lock()
+	r.changes = append(r.changes, fn)
+	r.mu.Unlock()
+}
+
+func (r *Runner) noticeChange() {
+	now := change{frame: r.p.LEDs(), occ: r.p.rec.Occupancy()}
+	if now == r.seen {
+		return
+	}
+	r.seen = now
+	r.mu.Lock()
+	subs := r.changes
+	r.mu.Unlock()
+	for _, fn := range subs {
+		fn()
+	}
 }
 
 // NewRunner returns a runner of p on clock. Reports from p must be routed to
@@ -67,10 +99,13 @@ func (r *Runner) publish(rep arbiter.Report) {
 func (r *Runner) Do(ctx context.Context, fn func(p *Pipeline, now time.Duration)) error {
 	done := make(chan struct{})
 	call := func() {
+		defer close(done)
+		if ctx.Err() != nil {
+			return // the caller has gone: do nothing on its behalf
+		}
 		now := r.clock.Now()
 		r.p.Advance(now)
 		fn(r.p, now)
-		close(done)
 	}
 	select {
 	case r.calls <- call:
@@ -98,11 +133,14 @@ func (r *Runner) Submit(ctx context.Context, l trace.Line) error {
 		for _, h := range hooks {
 			h(l)
 		}
-		if l.Kind == trace.Choose {
+		switch l.Kind {
+		case trace.Choose:
 			err = p.Choose(l.T, l.Option, l.Side)
-			return
+		case trace.Arbiter:
+			err = p.Action(l.T, l.Action, l.Value)
+		default:
+			err = p.Input(l)
 		}
-		err = p.Input(l)
 	}); derr != nil {
 		return derr
 	}
@@ -149,5 +187,6 @@ func (r *Runner) Run(ctx context.Context) error {
 		case <-timer.C:
 			r.p.Advance(r.clock.Now())
 		}
+		r.noticeChange()
 	}
 }
