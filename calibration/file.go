@@ -47,11 +47,10 @@ type FileError struct {
 }
 
 func (e *FileError) Error() string {
-	where := e.Path
-	if where == "" {
-		where = "calibration"
+	if e.Path == "" {
+		return fmt.Sprintf("%v: %s; %s", e.Kind, e.Detail, Remedy)
 	}
-	return fmt.Sprintf("%s: %v: %s; %s", where, e.Kind, e.Detail, Remedy)
+	return fmt.Sprintf("%s: %v: %s; %s", e.Path, e.Kind, e.Detail, Remedy)
 }
 
 // Unwrap lets errors.Is see the kind.
