@@ -2,6 +2,7 @@ package calibration
 
 import (
 	"fmt"
+	"math"
 	"testing"
 	"time"
 
@@ -182,6 +183,40 @@ func TestDriftHour(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestDriftOneSquare: one sensor alone drifts 500 counts an hour, while a
+// man stands on the square beside it. The drifting empty square never reads
+// a man, and the man is never lost.
+func TestDriftOneSquare(t *testing.T) {
+	for _, drift := range []float64{-500, 500} {
+		lonely := mustSquare("e5")
+		r := newRig(t, SimOptions{Seed: 15, SquareDrift: map[board.Square]float64{lonely: drift}})
+		c, _ := r.calibrate(t, WizardOptions{})
+		man := mustSquare("e4")
+		r.board.Place(man, board.White)
+		tracked, _ := NewClassifier(c, ClassifierOptions{})
+		static, _ := NewClassifier(c, ClassifierOptions{NoTracking: true})
+		var staticSaw board.Occupancy
+		var f sensor.Frame
+		start := r.clock.Now()
+		for now := start; now <= start+time.Hour; now += 100 * time.Millisecond {
+			r.clock.Set(now)
+			r.board.Scan(&f)
+			occ, _ := tracked.Classify(now, f.Analog)
+			if occ != board.Occupancy(0).With(man) {
+				t.Fatalf("drift %+.0f/h, after %v: occupancy %v, want e4 (e5 tracked %+.0f)", drift, now-start, occ.SquareNames(), tracked.Drift(lonely))
+			}
+			socc, _ := static.Classify(now, f.Analog)
+			staticSaw |= socc
+		}
+		if !staticSaw.Has(lonely) {
+			t.Errorf("drift %+.0f/h: without tracking e5 never read a man: the drift is too small to test anything", drift)
+		}
+		if d := tracked.Drift(lonely); math.Abs(d-drift) > 60 {
+			t.Errorf("drift %+.0f/h: e5's tracked level moved %+.0f", drift, d)
+		}
 	}
 }
 

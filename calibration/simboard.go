@@ -92,6 +92,9 @@ type SimOptions struct {
 	// Drift is the temperature drift common to all sensors, in counts per
 	// hour of board time (each sensor by its own coefficient, 0.9 to 1.1).
 	Drift float64
+	// SquareDrift adds drift of one square's sensor alone, in counts per
+	// hour of board time.
+	SquareDrift map[board.Square]float64
 	// Digital makes the board report on/off occupancy bits, not readings.
 	Digital bool
 	// NoLEDs makes a board without LEDs.
@@ -288,7 +291,7 @@ func (b *SimBoard) Scan(f *sensor.Frame) error {
 		if fl.Noisy.Has(sq) {
 			noise *= 8
 		}
-		v := ch.base + (ch.coef*b.opts.Drift+ch.own)*hours + ch.gain*field + noise*b.rng.NormFloat64()
+		v := ch.base + (ch.coef*b.opts.Drift+ch.own+b.opts.SquareDrift[b.sqOf[c]])*hours + ch.gain*field + noise*b.rng.NormFloat64()
 		b.readings[c] = uint16(math.Round(max(0, min(4095, v))))
 	}
 	f.T = now
