@@ -283,13 +283,11 @@ func TestOpenButtonsFromConfig(t *testing.T) {
 	}
 }
 
-func TestSerialWiringIsNotBuiltYet(t *testing.T) {
-	d, _ := testDaemon(t, runFlags{led: "serial:/dev/ttyACM0"})
-	if _, err := d.ledSink(); err == nil || !strings.Contains(err.Error(), "serial backend not built") {
-		t.Errorf("ledSink: %v", err)
-	}
-	d, _ = testDaemon(t, runFlags{})
-	if sink, err := d.ledSink(); sink != nil || err != nil {
-		t.Errorf("no LEDs configured: %v %v", sink, err)
+func TestNoLEDsConfigured(t *testing.T) {
+	for _, w := range []string{"", "none", "sim"} {
+		d, _ := testDaemon(t, runFlags{led: w})
+		if sink, err := d.ledSink(); sink != nil || err != nil {
+			t.Errorf("--led %q: sink %v, error %v; want neither", w, sink, err)
+		}
 	}
 }
