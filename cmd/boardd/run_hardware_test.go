@@ -9,11 +9,14 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/boardd/boardd/board"
 	"github.com/boardd/boardd/config"
 	"github.com/boardd/boardd/led"
+	"github.com/boardd/boardd/pipeline"
 	"github.com/boardd/boardd/sensor"
 	"github.com/boardd/boardd/timing"
 	"github.com/boardd/boardd/trace"
@@ -288,6 +291,76 @@ func TestNoLEDsConfigured(t *testing.T) {
 		d, _ := testDaemon(t, runFlags{led: w})
 		if sink, err := d.ledSink(); sink != nil || err != nil {
 			t.Errorf("--led %q: sink %v, error %v; want neither", w, sink, err)
+		}
+	}
+}
+
+// flakyScanner fails its first fails scans, then reads the starting
+// position.
+type flakyScanner struct {
+	mu    sync.Mutex
+	fails int
+	n     int
+}
+
+func (s *flakyScanner) Scan(f *sensor.Frame) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.n++
+	if s.n <= s.fails {
+		return errors.New("i2c: nack")
+	}
+	f.Occupancy = 0xFFFF00000000FFFF
+	return nil
+}
+func (s *flakyScanner) Halt() error    { return nil }
+func (s *flakyScanner) String() string { return "flaky" }
+
+// TestScanFaultReachesTheLEDs runs a scan loop wired as startHardware wires
+// it into a real runner: a run of failed scans lights the fault on the
+// LEDs, and good scans put it out.
+func TestScanFaultReachesTheLEDs(t *testing.T) {
+	p, err := pipeline.New(pipeline.Options{Laws: "fide2023"}, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	clock := timing.NewReal()
+	runner := pipeline.NewRunner(p, clock)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go func() { _ = runner.Run(ctx) }()
+	d, _ := testDaemon(t, runFlags{})
+	d.runner, d.clock = runner, clock
+	c := config.Default()
+	c.Sensor.Rate, c.Sensor.Retries, c.Sensor.FaultAfter = 1000, 0, 3
+	sc := &flakyScanner{fails: 3}
+	faults := make(chan bool, 4)
+	o := d.loopOpts(ctx, c)
+	fault := o.Fault
+	o.Fault = func(t time.Duration, f bool, err error) { fault(t, f, err); faults <- f }
+	loop, err := sensor.NewLoop(sc, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	go func() { _ = loop.Run(ctx) }()
+	corner := func() led.Role {
+		var r led.Role
+		if err := runner.Do(ctx, func(p *pipeline.Pipeline, now time.Duration) { r = p.LEDs().Role[0] }); err != nil {
+			t.Fatal(err)
+		}
+		return r
+	}
+	for _, want := range []bool{true, false} {
+		select {
+		case f := <-faults:
+			if f != want {
+				t.Fatalf("fault %v, want %v", f, want)
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatalf("no fault change to %v", want)
+		}
+		if got := corner() == led.Fault; got != want {
+			t.Errorf("a1's LED shows fault %v, want %v", got, want)
 		}
 	}
 }
