@@ -1,0 +1,533 @@
+package hall
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/boardd/boardd/arbiter"
+	"github.com/boardd/boardd/board"
+	"github.com/boardd/boardd/console"
+	"github.com/boardd/boardd/hall/wire"
+	"github.com/boardd/boardd/trace"
+)
+
+// Board is one board as the hall follows it. It is a console.Board, so the
+// console's page and API serve it: its state is the board's last state
+// message with the notes the hall gathered from its events; the arbiter's
+// actions go to the board over the broker.
+type Board struct {
+	h  *Hall
+	id string
+
+	mu      sync.Mutex
+	last    uint64 // the last event held
+	started bool   // the hall knows where this board's events start
+	asked   time.Time
+	acked   uint64 // the last acknowledgement sent
+	dups    uint64
+	gaps    uint64
+	applied uint64
+
+	game    uint64
+	header  *wire.Header
+	round   string
+	moves   []Move
+	notes   []console.Note
+	ply     int
+	pending *console.Pending
+	result  *console.Result
+	clock   *console.Clock
+	fen     string
+	asOf    uint64 // the seq the fields above are as of
+	pgn     string // the current game's PGN (from its last state)
+
+	state    *wire.State
+	health   wire.Health
+	heard    time.Time
+	finished []Finished
+
+	watchers map[int]func(console.Change)
+	nextW    int
+}
+
+// Move is a move as the hall received it.
+type Move struct {
+	Seq  uint64 `json:"seq"`
+	Ply  int    `json:"ply"`
+	Side string `json:"side"`
+	UCI  string `json:"uci"`
+	SAN  string `json:"san"`
+	FEN  string `json:"fen"`
+}
+
+// Finished is a game a board has finished (or left for a new one).
+type Finished struct {
+	Board string
+	Game  uint64
+	Round string
+	PGN   string
+}
+
+// maxFinished bounds the finished games kept a board.
+const maxFinished = 32
+
+// maxNotes bounds the notes kept a board.
+const maxNotes = 500
+
+func newBoard(h *Hall, id string) *Board {
+	return &Board{h: h, id: id, watchers: map[int]func(console.Change){}}
+}
+
+// ID returns the board's id.
+func (b *Board) ID() string { return b.id }
+
+// Simulated is false: the hall does not play on a board, it watches and
+// rules.
+func (b *Board) Simulated() bool { return false }
+
+// errNoState says the board has not sent its state yet.
+var errNoState = errors.New("no state from the board yet")
+
+// State returns the board's last state with the hall's notes.
+func (b *Board) State(context.Context) (console.State, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.state == nil {
+		return console.State{}, fmt.Errorf("hall: board %s: %w", b.id, errNoState)
+	}
+	st := b.state.State
+	st.Board, st.Simulated = b.id, false
+	st.Notes = make([]console.Note, len(b.notes))
+	copy(st.Notes, b.notes)
+	for i := range st.Notes {
+		st.Notes[i].Ply = min(st.Notes[i].Ply, len(st.Moves))
+	}
+	return st, nil
+}
+
+// PGN returns the board's game with the hall's tags.
+func (b *Board) PGN(context.Context) (string, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.pgn == "" {
+		return "", fmt.Errorf("hall: board %s: %w", b.id, errNoState)
+	}
+	return retag(b.pgn, b.tagsLocked()), nil
+}
+
+// Submit sends an arbiter's action to the board and waits for its reply.
+// Player inputs are refused: the hall rules, it does not play.
+func (b *Board) Submit(ctx context.Context, l trace.Line) error {
+	a, err := wire.ActionFor("x", "", l)
+	if err != nil {
+		return &console.RefusedError{Err: err}
+	}
+	r, err := b.h.act(ctx, b.id, a)
+	if err != nil {
+		return err
+	}
+	if !r.OK {
+		return &console.RefusedError{Err: fmt.Errorf("board %s: %s", b.id, r.Error)}
+	}
+	return nil
+}
+
+// Watch registers fn; see console.Board.
+func (b *Board) Watch(fn func(console.Change)) (stop func()) {
+	b.mu.Lock()
+	id := b.nextW
+	b.nextW++
+	b.watchers[id] = fn
+	b.mu.Unlock()
+	return func() {
+		b.mu.Lock()
+		delete(b.watchers, id)
+		b.mu.Unlock()
+	}
+}
+
+// notify tells the watchers and the hall; called without b.mu.
+func (b *Board) notify(c console.Change) {
+	b.mu.Lock()
+	fns := make([]func(console.Change), 0, len(b.watchers))
+	for _, fn := range b.watchers {
+		fns = append(fns, fn)
+	}
+	b.mu.Unlock()
+	for _, fn := range fns {
+		fn(c)
+	}
+	b.h.changed(b.id)
+}
+
+// Moves returns the moves of the current game as received, in order.
+func (b *Board) Moves() []Move {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	out := make([]Move, len(b.moves))
+	copy(out, b.moves)
+	return out
+}
+
+// Counts returns how many events the hall applied, dropped as duplicates,
+// and dropped as not following (a resend asked), and the last seq held.
+func (b *Board) Counts() (applied, duplicates, gaps, last uint64) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.applied, b.dups, b.gaps, b.last
+}
+
+// Finished returns the games the board finished while the hall watched.
+func (b *Board) Finished() []Finished {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	out := make([]Finished, len(b.finished))
+	copy(out, b.finished)
+	return out
+}
+
+// event takes one event in the board's order.
+func (b *Board) event(e *wire.Event) {
+	b.mu.Lock()
+	switch {
+	case e.Seq <= b.last && b.started:
+		b.dups++
+		b.mu.Unlock()
+		b.h.count(func(s *Stats) { s.Duplicates++ })
+		return
+	case !b.started && e.Prev != 0:
+		// The hall does not know where this board's events begin: the
+		// next state says (its game's header), and the hall asks from
+		// there.
+		b.gaps++
+		b.mu.Unlock()
+		b.h.count(func(s *Stats) { s.Gaps++ })
+		return
+	case b.started && e.Prev != b.last && e.Prev != 0:
+		// Events between are missing: ask for them again (once a second
+		// at most), and drop this one meanwhile.
+		b.gaps++
+		ask := time.Since(b.asked) > time.Second
+		if ask {
+			b.asked = time.Now()
+		}
+		last := b.last
+		b.mu.Unlock()
+		b.h.count(func(s *Stats) { s.Gaps++ })
+		if ask {
+			b.h.resend(b.id, last)
+		}
+		return
+	}
+	// Prev is the last held, or 0: the board's chain starts here.
+	b.started = true
+	b.last = e.Seq
+	b.applied++
+	b.asked = time.Time{}
+	var report []byte
+	switch e.Kind {
+	case wire.EventHeader:
+		b.newGame(e.Header)
+	case wire.EventTag:
+		if b.header != nil {
+			if b.header.Tags == nil {
+				b.header.Tags = map[string]string{}
+			}
+			b.header.Tags[e.Tag.Name] = e.Tag.Value
+		}
+	case wire.EventReport:
+		rep, _ := wire.DecodeReport(e.Report) // checked by DecodeEvent
+		b.report(e.Seq, &rep, e.Report)
+		report = e.Report
+	}
+	b.mu.Unlock()
+	b.h.count(func(s *Stats) { s.Events++ })
+	b.notify(console.Change{Report: report})
+}
+
+// newGame begins the board's next game; the last one is kept as finished.
+func (b *Board) newGame(h *wire.Header) {
+	if b.header != nil && h.Game != b.game && b.pgn != "" {
+		b.finished = append(b.finished, Finished{Board: b.id, Game: b.game, Round: b.round, PGN: retag(b.pgn, b.tagsLocked())})
+		if over := len(b.finished) - maxFinished; over > 0 {
+			b.finished = append(b.finished[:0], b.finished[over:]...)
+		}
+	}
+	if h.Game != b.game {
+		b.pgn = ""
+	}
+	b.game, b.header = h.Game, h
+	b.round = b.roundFor(h.Tags)
+	b.moves, b.notes, b.ply = nil, nil, 0
+	b.pending, b.result, b.clock = nil, nil, nil
+	b.fen = h.FEN
+	if b.fen == "" {
+		b.fen = board.StartFEN
+	}
+}
+
+// roundFor is the round a game belongs to: the pairing's, else the hall's,
+// else the game's own Round tag.
+func (b *Board) roundFor(tags map[string]string) string {
+	if p, ok := b.h.o.Pairings[b.id]; ok && p.Round != "" {
+		return p.Round
+	}
+	if b.h.o.Round != "" {
+		return b.h.o.Round
+	}
+	if r := tags["Round"]; r != "" && r != "?" {
+		return r
+	}
+	return "-"
+}
+
+// report applies one report of the board's game.
+func (b *Board) report(seq uint64, r *arbiter.Report, raw []byte) {
+	b.asOf = seq
+	switch r.Type {
+	case "move":
+		b.addMove(Move{Seq: seq, Side: r.Side, UCI: r.UCI, SAN: r.SAN, FEN: r.FEN})
+		b.fen = r.FEN
+		b.ply = len(b.moves)
+		if r.WhiteClock != "" {
+			b.clock = &console.Clock{White: r.WhiteClock, Black: r.BlackClock}
+		}
+	case "clock":
+		b.clock = &console.Clock{White: r.WhiteClock, Black: r.BlackClock}
+	case "irregularity":
+		b.pending = &console.Pending{Kind: r.Kind, Law: r.Law, Offender: r.Offender, Chooser: r.Chooser, Options: r.Options}
+	case "ruling":
+		b.pending = nil
+		if r.Option == arbiter.OptAnnul {
+			// The game begins anew: the annulment is its first note.
+			b.moves, b.notes, b.ply, b.result = nil, nil, 0, nil
+			if b.header != nil && b.header.FEN != "" {
+				b.fen = b.header.FEN
+			} else {
+				b.fen = board.StartFEN
+			}
+		}
+	case "result":
+		b.pending = nil
+		b.result = &console.Result{Result: r.Result, Reason: r.Reason, Law: r.Law}
+	}
+	switch r.Type {
+	case "irregularity", "ruling", "mismatch", "synced", "result":
+		note := make([]byte, len(raw))
+		copy(note, raw)
+		b.notes = append(b.notes, console.Note{Ply: b.ply, Report: note})
+		if over := len(b.notes) - maxNotes; over > 0 {
+			b.notes = append(b.notes[:0], b.notes[over:]...)
+		}
+	}
+}
+
+// addMove appends m after the move it follows: a ruling may have taken
+// moves back, so it is placed after the last position from which it leads
+// to its FEN.
+func (b *Board) addMove(m Move) {
+	want, wantTurn, ok := parsePlacement(m.FEN)
+	if ok {
+		for k := len(b.moves) - 1; k >= -1; k-- {
+			var before string
+			if k >= 0 {
+				before = b.moves[k].FEN
+			} else if b.header != nil && b.header.FEN != "" {
+				before = b.header.FEN
+			} else {
+				before = board.StartFEN
+			}
+			pos, turn, ok := parsePlacement(before)
+			if !ok || !pos.apply(m.UCI) {
+				break
+			}
+			if pos == want && turn != wantTurn {
+				b.moves = b.moves[:k+1]
+				break
+			}
+		}
+	}
+	m.Ply = len(b.moves) + 1
+	b.moves = append(b.moves, m)
+}
+
+// placement is where the men stand, a1 first, as FEN letters (0 for an
+// empty square). The hall reads FENs itself rather than through package
+// board: it only needs where the men stand, and this runs on the broker's
+// goroutine beside everything else.
+type placement [64]byte
+
+// parsePlacement reads a FEN's first two fields.
+func parsePlacement(fen string) (placement, byte, bool) {
+	var p placement
+	f := strings.Fields(fen)
+	if len(f) < 2 || (f[1] != "w" && f[1] != "b") {
+		return p, 0, false
+	}
+	rank, file := 7, 0
+	for i := 0; i < len(f[0]); i++ {
+		c := f[0][i]
+		switch {
+		case c == '/':
+			if file != 8 || rank == 0 {
+				return p, 0, false
+			}
+			rank, file = rank-1, 0
+		case c >= '1' && c <= '8':
+			file += int(c - '0')
+		case strings.IndexByte("KQRBNPkqrbnp", c) >= 0:
+			if file > 7 {
+				return p, 0, false
+			}
+			p[rank*8+file] = c
+			file++
+		default:
+			return p, 0, false
+		}
+		if file > 8 {
+			return p, 0, false
+		}
+	}
+	if rank != 0 || file != 8 {
+		return p, 0, false
+	}
+	return p, f[1][0], true
+}
+
+// apply makes a move given in UCI: castling moves the rook too, en passant
+// takes the pawn passed, a promotion sets the piece named.
+func (p *placement) apply(uci string) bool {
+	if len(uci) != 4 && len(uci) != 5 {
+		return false
+	}
+	sq := func(s string) (int, bool) {
+		if s[0] < 'a' || s[0] > 'h' || s[1] < '1' || s[1] > '8' {
+			return 0, false
+		}
+		return int(s[1]-'1')*8 + int(s[0]-'a'), true
+	}
+	from, ok1 := sq(uci[0:2])
+	to, ok2 := sq(uci[2:4])
+	man := p[from]
+	if !ok1 || !ok2 || man == 0 {
+		return false
+	}
+	white := man >= 'A' && man <= 'Z'
+	switch {
+	case (man == 'K' || man == 'k') && (to%8-from%8 == 2 || from%8-to%8 == 2):
+		rf, rt := from-from%8+7, from+1
+		if to < from {
+			rf, rt = from-from%8, from-1
+		}
+		p[rt], p[rf] = p[rf], 0
+	case (man == 'P' || man == 'p') && from%8 != to%8 && p[to] == 0:
+		p[from-from%8+to%8] = 0 // en passant
+	}
+	p[to], p[from] = man, 0
+	if len(uci) == 5 {
+		c := uci[4]
+		if strings.IndexByte("qrbn", c) < 0 {
+			return false
+		}
+		if white {
+			c -= 'a' - 'A'
+		}
+		p[to] = c
+	}
+	return true
+}
+
+// setState takes the board's state message.
+func (b *Board) setState(st *wire.State) {
+	b.mu.Lock()
+	b.heard = b.h.o.Now()
+	if b.state != nil && st.Seq < b.state.Seq && st.Seq < b.last {
+		// The board's journal is behind what the hall holds: its state
+		// directory was begun anew. Start this board afresh.
+		b.h.log.Warn("hall: the board's journal began anew; following it from its game in progress", "board", b.id, "held", b.last, "board_seq", st.Seq)
+		b.started, b.last, b.acked = false, 0, 0
+		b.header, b.game = nil, 0
+	}
+	b.state = st
+	if st.Game == b.game || b.header == nil {
+		b.pgn = st.PGN
+	}
+	ask, from := false, uint64(0)
+	if !b.started {
+		// Follow the board from its game in progress.
+		from = 0
+		if st.GameSeq > 0 {
+			from = st.GameSeq - 1
+		}
+		b.started, b.last = true, from
+		b.asked, ask = time.Now(), true
+	}
+	if st.Seq >= b.asOf {
+		s := st.State
+		b.asOf = st.Seq
+		b.fen, b.pending, b.result = s.FEN, s.Pending, s.Result
+		if s.Clock != nil {
+			c := *s.Clock
+			b.clock = &c
+		}
+	}
+	b.mu.Unlock()
+	if ask {
+		b.h.resend(b.id, from)
+	}
+	b.notify(console.Change{})
+}
+
+func (b *Board) setHealth(hl *wire.Health) {
+	b.mu.Lock()
+	b.health = *hl
+	b.heard = b.h.o.Now()
+	b.mu.Unlock()
+	b.notify(console.Change{})
+}
+
+// ackDue returns the seq to acknowledge, if it moved since the last.
+func (b *Board) ackDue() (uint64, bool) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if !b.started || b.last == b.acked {
+		return 0, false
+	}
+	b.acked = b.last
+	return b.last, true
+}
+
+func (b *Board) ackFailed() {
+	b.mu.Lock()
+	b.acked = 0
+	b.mu.Unlock()
+}
+
+// tagsLocked returns the broadcast's tags for the current game.
+func (b *Board) tagsLocked() map[string]string {
+	t := map[string]string{}
+	o := b.h.o
+	if o.Event != "" {
+		t["Event"] = o.Event
+	}
+	if o.Site != "" {
+		t["Site"] = o.Site
+	}
+	if b.round != "" && b.round != "-" {
+		t["Round"] = b.round
+	}
+	if p, ok := o.Pairings[b.id]; ok {
+		if p.White != "" {
+			t["White"] = p.White
+		}
+		if p.Black != "" {
+			t["Black"] = p.Black
+		}
+	}
+	t["Board"] = b.id
+	return t
+}

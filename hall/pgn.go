@@ -1,0 +1,136 @@
+package hall
+
+import (
+	"bufio"
+	"encoding/csv"
+	"errors"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+
+	"github.com/boardd/boardd/hall/wire"
+)
+
+// Pairing names a board's players, and its round when it differs from the
+// hall's.
+type Pairing struct {
+	White, Black, Round string
+}
+
+// ReadPairings reads a pairings file: one board a line, "board,white,black"
+// or "board,white,black,round", as CSV (quote a name with a comma); blank
+// lines and lines starting with # are skipped.
+func ReadPairings(r io.Reader, name string) (map[string]Pairing, error) {
+	out := map[string]Pairing{}
+	sc := bufio.NewScanner(r)
+	n := 0
+	for sc.Scan() {
+		n++
+		line := strings.TrimSpace(sc.Text())
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		rec, err := csv.NewReader(strings.NewReader(line)).Read()
+		if err != nil {
+			var pe *csv.ParseError
+			if errors.As(err, &pe) {
+				err = pe.Err
+			}
+			return nil, fmt.Errorf("hall: %s line %d: %v", name, n, err)
+		}
+		for i := range rec {
+			rec[i] = strings.TrimSpace(rec[i])
+		}
+		if len(rec) < 3 || len(rec) > 4 {
+			return nil, fmt.Errorf("hall: %s line %d: %d fields: want board,white,black or board,white,black,round", name, n, len(rec))
+		}
+		if err := wire.CheckBoard(rec[0]); err != nil {
+			return nil, fmt.Errorf("hall: %s line %d: %v", name, n, err)
+		}
+		if _, dup := out[rec[0]]; dup {
+			return nil, fmt.Errorf("hall: %s line %d: board %s paired twice", name, n, rec[0])
+		}
+		p := Pairing{White: rec[1], Black: rec[2]}
+		if len(rec) == 4 {
+			p.Round = rec[3]
+		}
+		for _, v := range []string{p.White, p.Black, p.Round} {
+			if strings.ContainsAny(v, "\"\\[]") {
+				return nil, fmt.Errorf("hall: %s line %d: %q: a name may not hold quotes, backslashes or brackets (PGN tags)", name, n, v)
+			}
+		}
+		out[rec[0]] = p
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("hall: %s: %w", name, err)
+	}
+	return out, nil
+}
+
+// retag returns pgn with the tags given set: an existing tag's value is
+// replaced, a missing one is added after the seven-tag roster.
+func retag(pgn string, tags map[string]string) string {
+	if len(tags) == 0 {
+		return pgn
+	}
+	lines := strings.SplitAfter(pgn, "\n")
+	done := map[string]bool{}
+	var b strings.Builder
+	b.Grow(len(pgn) + 64*len(tags))
+	i := 0
+	rosterEnd := -1
+	var head []string
+	for ; i < len(lines); i++ {
+		l := lines[i]
+		t := strings.TrimSpace(l)
+		if !strings.HasPrefix(t, "[") {
+			break
+		}
+		name, _, ok := strings.Cut(strings.TrimPrefix(t, "["), " ")
+		if ok {
+			if v, set := tags[name]; set {
+				l = tagLine(name, v)
+				done[name] = true
+			}
+			if name == "Result" {
+				rosterEnd = len(head)
+			}
+		}
+		head = append(head, l)
+	}
+	var extra []string
+	for k, v := range tags {
+		if !done[k] {
+			extra = append(extra, tagLine(k, v))
+		}
+	}
+	sort.Strings(extra)
+	at := len(head)
+	if rosterEnd >= 0 {
+		at = rosterEnd + 1
+	}
+	for j, l := range head {
+		b.WriteString(l)
+		if j == at-1 {
+			for _, e := range extra {
+				b.WriteString(e)
+			}
+		}
+	}
+	if at == 0 {
+		for _, e := range extra {
+			b.WriteString(e)
+		}
+	}
+	for ; i < len(lines); i++ {
+		b.WriteString(lines[i])
+	}
+	return b.String()
+}
+
+func tagLine(name, value string) string {
+	v := strings.ReplaceAll(value, `\`, `\\`)
+	v = strings.ReplaceAll(v, `"`, `\"`)
+	return "[" + name + ` "` + v + "\"]\n"
+}
