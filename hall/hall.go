@@ -62,12 +62,12 @@ type Options struct {
 
 // Hall follows the boards.
 type Hall struct {
-	o      Options
-	log    *slog.Logger
-	cm     *autopaho.ConnectionManager
-	ctx    context.Context
-	cancel context.CancelFunc
-	wg     sync.WaitGroup
+	o       Options
+	log     *slog.Logger
+	cm      *autopaho.ConnectionManager
+	ctx     context.Context
+	cancel  context.CancelFunc
+	wg      sync.WaitGroup
 	ackKick chan struct{}
 
 	mu        sync.Mutex
