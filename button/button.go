@@ -37,6 +37,7 @@ type Button struct {
 	Pin  gpio.PinIn // the GPIO the button pulls to ground (or to 3.3 V, with ActiveHigh)
 }
 
+// String names the Button for logs.
 func (b Button) String() string { return fmt.Sprintf("%s %s button on %s", b.Side, b.Name, b.Pin) }
 
 // Opts configure a set of buttons.
@@ -183,6 +184,7 @@ func (s *Set) Halt() error {
 	return errors.Join(errs...)
 }
 
+// String names the Set for logs.
 func (s *Set) String() string {
 	parts := make([]string, len(s.o.Buttons))
 	for i, b := range s.o.Buttons {

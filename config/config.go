@@ -225,6 +225,7 @@ type Error struct {
 	Expected string
 }
 
+// Error returns the fault as a message.
 func (e *Error) Error() string {
 	return fmt.Sprintf("%s = %s: expected %s", e.Key, e.Value, e.Expected)
 }
@@ -233,6 +234,7 @@ func (e *Error) Error() string {
 // message has one fault a line.
 type Errors []*Error
 
+// Error returns the fault as one line per fault.
 func (es Errors) Error() string {
 	lines := make([]string, len(es))
 	for i, e := range es {
@@ -247,6 +249,7 @@ type FileError struct {
 	Err  error // Errors, a TOML syntax error, or the read error
 }
 
+// Error returns the fault as a message.
 func (e *FileError) Error() string {
 	var es Errors
 	if errors.As(e.Err, &es) && len(es) > 1 {
@@ -255,6 +258,7 @@ func (e *FileError) Error() string {
 	return fmt.Sprintf("%s: %v", e.Path, e.Err)
 }
 
+// Unwrap returns the fault in the file.
 func (e *FileError) Unwrap() error { return e.Err }
 
 // Load reads and checks the file at path.

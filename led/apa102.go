@@ -59,4 +59,5 @@ func (s *APA102) Halt() error {
 	return nil
 }
 
+// String names the APA102 for logs.
 func (s *APA102) String() string { return s.name }

@@ -73,4 +73,5 @@ func (s *HT16K33) Halt() error {
 	return s.write([8]byte{}, true)
 }
 
+// String names the HT16K33 for logs.
 func (s *HT16K33) String() string { return s.name }

@@ -73,4 +73,5 @@ func (s *MAX7219) Halt() error {
 	return s.write([8]byte{})
 }
 
+// String names the MAX7219 for logs.
 func (s *MAX7219) String() string { return s.name }

@@ -57,4 +57,5 @@ func (s *WS2812) Halt() error {
 	return nil
 }
 
+// String names the WS2812 for logs.
 func (s *WS2812) String() string { return s.name }

@@ -218,4 +218,5 @@ func (a *ADC) Halt() error {
 	return errors.Join(errs...)
 }
 
+// String names the ADC for logs.
 func (a *ADC) String() string { return a.name }

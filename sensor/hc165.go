@@ -118,4 +118,5 @@ func (h *HC165) Scan(f *Frame) error {
 // Halt leaves the load pin high; the chain holds no state to reset.
 func (h *HC165) Halt() error { return h.load.Out(gpio.High) }
 
+// String names the HC165 for logs.
 func (h *HC165) String() string { return h.name }

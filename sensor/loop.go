@@ -64,6 +64,7 @@ type Stats struct {
 	LastError string        // the last read error, if any
 }
 
+// String sums the statistics up on one line, for logs.
 func (s Stats) String() string {
 	return fmt.Sprintf("%.1f scans/s, cost %v mean %v max, %d scans, %d failed, %d retried, %d late",
 		s.Rate, s.MeanCost, s.MaxCost, s.Scans, s.Failed, s.Retries, s.Late)

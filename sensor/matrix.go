@@ -116,4 +116,5 @@ func (x *Matrix) park() { _ = x.rows.Out(x.rowMask, x.rowMask) }
 // them).
 func (x *Matrix) Halt() error { return x.rows.Out(x.rowMask, x.rowMask) }
 
+// String names the Matrix for logs.
 func (x *Matrix) String() string { return x.name }

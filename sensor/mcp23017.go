@@ -123,4 +123,5 @@ func (s *MCP23017) Halt() error {
 	return errors.Join(errs...)
 }
 
+// String names the MCP23017 for logs.
 func (s *MCP23017) String() string { return s.name }
