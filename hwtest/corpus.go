@@ -20,9 +20,21 @@ import (
 // rules library checks each move's legality as it reads it; each game is cut
 // where a law-set would end it by itself (see Truncate).
 func ReadPGN(r io.Reader, name string) ([]Game, error) {
+	return readPGNEvery(r, name, 1)
+}
+
+// readPGNEvery reads game 1, 1+every, 1+2*every ... of a PGN text, skipping
+// the others unparsed.
+func readPGNEvery(r io.Reader, name string, every int) ([]Game, error) {
 	sc := chess.NewScanner(r)
 	var out []Game
 	for n := 1; sc.HasNext(); n++ {
+		if (n-1)%every != 0 {
+			if _, err := sc.ScanGame(); err != nil && !errors.Is(err, io.EOF) {
+				return out, fmt.Errorf("hwtest: %s game %d: %w", name, n, err)
+			}
+			continue
+		}
 		lib, err := sc.ParseNext()
 		if err != nil {
 			if errors.Is(err, io.EOF) {
@@ -99,7 +111,15 @@ func Truncate(start board.Position, moves []board.Move) []board.Move {
 }
 
 // LoadCorpus reads every *.pgn file in dir, in name order.
-func LoadCorpus(dir string) ([]Game, error) {
+func LoadCorpus(dir string) ([]Game, error) { return LoadCorpusSample(dir, 1) }
+
+// LoadCorpusSample reads every every-th game of each *.pgn file in dir (the
+// first, then every-th after it), in name order, without parsing the games
+// it skips: parsing PGN checks every move and takes time.
+func LoadCorpusSample(dir string, every int) ([]Game, error) {
+	if every < 1 {
+		return nil, fmt.Errorf("hwtest: corpus sample: every %d: want 1 or more", every)
+	}
 	paths, err := filepath.Glob(filepath.Join(dir, "*.pgn"))
 	if err != nil {
 		return nil, fmt.Errorf("hwtest: corpus %s: %w", dir, err)
@@ -111,7 +131,7 @@ func LoadCorpus(dir string) ([]Game, error) {
 		if err != nil {
 			return nil, fmt.Errorf("hwtest: corpus: %w", err)
 		}
-		games, err := ReadPGN(f, filepath.Base(p))
+		games, err := readPGNEvery(f, filepath.Base(p), every)
 		f.Close()
 		if err != nil {
 			return nil, err

@@ -125,6 +125,31 @@ var knownFaults = []struct {
 		want: []string{"a1d1", "d8d1"},
 	},
 	{
+		id: "I-long-episode-not-split", laws: "nycc",
+		fault: "Ra1-f1 with a slide, then Black's fast reply lifts its rook on h1 (which a1 could have taken: captureInPassing, so no completion) " +
+			"and slides it to h7: 18 events, more than maxSegmented (16), so the two moves are never split and a mismatch is reported",
+		trace: `{"t":0,"setup":"2n5/4k3/8/8/1PQ5/8/6K1/R6r w - - 2 54"}
+{"t":500,"lift":"a1"}
+{"t":563,"place":"b1"}
+{"t":600,"lift":"b1"}
+{"t":637,"place":"c1"}
+{"t":702,"lift":"c1"}
+{"t":740,"place":"e1"}
+{"t":806,"lift":"e1"}
+{"t":2146,"place":"f1"}
+{"t":2206,"lift":"h1"}
+{"t":2324,"place":"h2"}
+{"t":2434,"lift":"h2"}
+{"t":2523,"place":"h3"}
+{"t":2615,"lift":"h3"}
+{"t":2681,"place":"h4"}
+{"t":2756,"lift":"h4"}
+{"t":2790,"place":"h5"}
+{"t":2823,"lift":"h5"}
+{"t":3099,"place":"h7"}`,
+		want: []string{"a1f1", "h1h7"},
+	},
+	{
 		id: "H-king-taken-stands", laws: "nycc", legality: true,
 		fault: "found by FuzzRecogniser: White lifts its king and a black pawn and sets the pawn on e1; it is read as White moving " +
 			"the adverse pawn e7-e1 taking its own king, 'stand' is offered and lapses, and the game goes on with no white king " +

@@ -78,7 +78,8 @@ func TestNewSynthesiserRejectsBadOptions(t *testing.T) {
 // its turn ends, time never going back, slides only through empty squares,
 // and no two changes of a square closer than the debounce can resolve.
 func TestSynthesiserHandsAreCareful(t *testing.T) {
-	games := testGames(t, "random.pgn")[:40]
+	games := testGames(t, "random.pgn")
+	games = games[:min(40, len(games))]
 	for _, laws := range corpusLaws {
 		s, err := NewSynthesiser(SynthOptions{Seed: 11, Laws: laws, Style: HardStyle()})
 		if err != nil {
