@@ -141,7 +141,7 @@ func TestDriftHour(t *testing.T) {
 			var staticPhantoms, staticLost board.Occupancy
 			var f sensor.Frame
 			start := r.clock.Now()
-			for now := start; now <= start+time.Hour; now += 100 * time.Millisecond {
+			for now := start; now <= start+time.Hour; now += 250 * time.Millisecond {
 				r.clock.Set(now)
 				if err := r.board.Scan(&f); err != nil {
 					t.Fatal(err)
@@ -201,7 +201,7 @@ func TestDriftOneSquare(t *testing.T) {
 		var staticSaw board.Occupancy
 		var f sensor.Frame
 		start := r.clock.Now()
-		for now := start; now <= start+time.Hour; now += 100 * time.Millisecond {
+		for now := start; now <= start+time.Hour; now += 250 * time.Millisecond {
 			r.clock.Set(now)
 			r.board.Scan(&f)
 			occ, _ := tracked.Classify(now, f.Analog)

@@ -11,19 +11,23 @@ import (
 	"github.com/boardd/boardd/board"
 )
 
-// selftest calibrates a healthy simulated board, gives it faults, and runs
-// the self-test on it.
-func selftest(t *testing.T, seed uint64, faults string, opts SelfTestOptions) (*Report, *rig) {
+// calibrated calibrates a healthy simulated board of the given seed.
+func calibrated(t *testing.T, seed uint64) *Calibration {
 	t.Helper()
-	r := newRig(t, SimOptions{Seed: seed})
-	c, _ := r.calibrate(t, WizardOptions{})
+	c, _ := newRig(t, SimOptions{Seed: seed}).calibrate(t, WizardOptions{})
+	return c
+}
+
+// selftest runs the self-test with calibration c on a board of the seed c
+// was made on, with the faults it has developed since.
+func selftest(t *testing.T, c *Calibration, seed uint64, faults string, opts SelfTestOptions) (*Report, *rig) {
+	t.Helper()
 	f, err := ParseFaults(faults)
 	if err != nil {
 		t.Fatal(err)
 	}
-	r.board.SetFaults(f)
-	r.out.Reset()
-	rep, err := SelfTest(context.Background(), r.newSession(), c, opts)
+	r := newRig(t, SimOptions{Seed: seed, Faults: f})
+	rep, err := SelfTest(context.Background(), r.session, c, opts)
 	if err != nil {
 		t.Fatalf("SelfTest: %v\n%s", err, r.out)
 	}
@@ -31,6 +35,7 @@ func selftest(t *testing.T, seed uint64, faults string, opts SelfTestOptions) (*
 }
 
 func TestSelfTestFindsAndNamesFaults(t *testing.T) {
+	c := calibrated(t, 21)
 	type want struct {
 		kind     Kind
 		severity Severity
@@ -54,7 +59,7 @@ func TestSelfTestFindsAndNamesFaults(t *testing.T) {
 		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			rep, r := selftest(t, 21, tc.faults, SelfTestOptions{})
+			rep, r := selftest(t, c, 21, tc.faults, SelfTestOptions{})
 			var text bytes.Buffer
 			rep.WriteVerdict(&text)
 			if rep.Fit() != tc.fit {
@@ -87,7 +92,7 @@ func TestSelfTestFindsAndNamesFaults(t *testing.T) {
 }
 
 func TestSelfTestWithoutWalkStillSeesTheEmptyBoard(t *testing.T) {
-	rep, r := selftest(t, 22, "stuck=h3,dead=e4", SelfTestOptions{NoWalk: true, NoLEDs: true})
+	rep, r := selftest(t, calibrated(t, 22), 22, "stuck=h3,dead=e4", SelfTestOptions{NoWalk: true, NoLEDs: true})
 	if got := rep.Squares(Fault); got != board.Occupancy(0).With(mustSquare("h3")).With(mustSquare("e4")) {
 		t.Errorf("faults on %v, want e4 (flat) and h3", got.SquareNames())
 	}
@@ -137,7 +142,7 @@ func TestSelfTestLEDQuestionIsAskedAgainOnNonsense(t *testing.T) {
 }
 
 func TestReportJSON(t *testing.T) {
-	rep, _ := selftest(t, 26, "dead=e4", SelfTestOptions{NoLEDs: true})
+	rep, _ := selftest(t, calibrated(t, 26), 26, "dead=e4", SelfTestOptions{NoLEDs: true})
 	data, err := json.Marshal(rep)
 	if err != nil {
 		t.Fatal(err)
