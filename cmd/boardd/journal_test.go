@@ -252,6 +252,12 @@ func testSIGKILL(t *testing.T, bin string) {
 	}
 	midMove := 0
 	var p *proc
+	defer func() {
+		if t.Failed() && p != nil {
+			data, _ := os.ReadFile(filepath.Join(dir, journal.CurrentFile))
+			t.Logf("seed %d; the last boardd said:\n%s\njournal:\n%s", seed, p.stderr.String(), data)
+		}
+	}()
 	for run := 0; ; run++ {
 		done := journalled()
 		for i, l := range done {
@@ -274,9 +280,6 @@ func testSIGKILL(t *testing.T, bin string) {
 		if _, err := p.stdin.Write(rest.Bytes()); err != nil {
 			t.Fatal(err)
 		}
-		if strings.Contains(p.stderr.String(), "judged differently") {
-			t.Errorf("run %d: the replay diverged from the journal:\n%s", run, p.stderr.String())
-		}
 		if run == kills || len(done) == len(lines) {
 			kills = run
 			break
@@ -298,7 +301,11 @@ func testSIGKILL(t *testing.T, bin string) {
 		}
 		p.cmd.Process.Signal(syscall.SIGKILL)
 		p.wait(t, 5*time.Second)
+		if strings.Contains(p.stderr.String(), "judged differently") {
+			t.Errorf("run %d: the replay diverged from the journal:\n%s", run, p.stderr.String())
+		}
 	}
+
 	// The last run finishes the game: every input journalled and the mate
 	// reported. Then SIGTERM stops it cleanly.
 	deadline := time.Now().Add(lines[len(lines)-1].T + 20*time.Second)

@@ -12,9 +12,11 @@ import (
 
 // feedInput plays trace lines into the running board, as a test rig or a
 // test does: path is a file, a FIFO, or - for standard input. Each line is
-// submitted when its time has come, counted from the first line read (so a
-// trace may be resumed part-way), and stamped with the daemon's time as it
-// is taken. Setup lines are refused: a game's start is the journal's.
+// submitted as long after the one before as the trace says (the first at
+// once, so a trace may be resumed part-way), and stamped with the daemon's
+// time as it is taken. A line late (the machine was busy) never makes the
+// next one early: gaps only grow, the hands' rhythm is never hurried. Setup
+// lines are refused: a game's start is the journal's.
 func (d *daemon) feedInput(ctx context.Context, path string) {
 	log := d.log.With("input", path)
 	var in io.Reader = d.env.stdin
@@ -28,7 +30,7 @@ func (d *daemon) feedInput(ctx context.Context, path string) {
 		in = f
 	}
 	tr := trace.NewReader(in)
-	var first, base time.Duration
+	var prevT, prevAt time.Duration
 	started := false
 	timer := time.NewTimer(time.Hour)
 	defer timer.Stop()
@@ -47,9 +49,9 @@ func (d *daemon) feedInput(ctx context.Context, path string) {
 			continue
 		}
 		if !started {
-			first, base, started = l.T, d.clock.Now(), true
+			prevT, prevAt, started = l.T, d.clock.Now(), true
 		}
-		if wait := base + (l.T - first) - d.clock.Now(); wait > 0 {
+		if wait := prevAt + (l.T - prevT) - d.clock.Now(); wait > 0 {
 			timer.Reset(wait)
 			select {
 			case <-ctx.Done():
@@ -57,6 +59,7 @@ func (d *daemon) feedInput(ctx context.Context, path string) {
 			case <-timer.C:
 			}
 		}
+		prevT, prevAt = l.T, d.clock.Now()
 		if err := d.runner.Submit(ctx, l); err != nil {
 			if ctx.Err() != nil {
 				return
