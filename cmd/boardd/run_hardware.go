@@ -28,8 +28,9 @@ import (
 )
 
 // startHardware starts what the configuration wires to the board: the scan
-// loop feeding d.runner.Frame and raising the fault the LEDs show, and the
-// players' buttons feeding d.runner.Submit. With the sim or none sensor it
+// loop (through the board's calibration, if it has one) feeding
+// d.runner.Frame and raising the fault the LEDs show, and the players'
+// buttons feeding d.runner.Submit. With the sim or none sensor it
 // starts no scanner (the console simulates the board). The LED sink is
 // built earlier, by ledSink, for the pipeline.
 func (d *daemon) startHardware() error {
@@ -55,16 +56,24 @@ func (d *daemon) startHardware() error {
 			return err
 		}
 	default:
+		// With a calibration (boardd calibrate), occupancy comes from it;
+		// analogue sensors must have one.
+		cal, err := loadRunCalibration(c, d.stateDir)
+		if err != nil {
+			return usageError{err}
+		}
 		sc, closeSc, err := openScanner(c, b)
 		if err != nil {
 			return err
 		}
+		hw.add(closeSc)
+		if sc, err = calibratedScanner(sc, c, cal, d.clock); err != nil {
+			return usageError{err}
+		}
 		loop, err := sensor.NewLoop(sc, d.loopOpts(ctx, c))
 		if err != nil {
-			_ = closeSc()
 			return err
 		}
-		hw.add(closeSc)
 		wg.Add(1)
 		go func() {
 			defer wg.Done()

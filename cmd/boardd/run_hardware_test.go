@@ -364,3 +364,14 @@ func TestScanFaultReachesTheLEDs(t *testing.T) {
 		}
 	}
 }
+
+func TestAnalogueSensorsNeedACalibration(t *testing.T) {
+	d, _ := testDaemon(t, runFlags{sensor: "mcp3208"})
+	d.stateDir = t.TempDir()
+	defer d.close()
+	err := d.startHardware()
+	var ue usageError
+	if !errors.As(err, &ue) || !strings.Contains(err.Error(), "not been calibrated") {
+		t.Errorf("error %v, want a usage error saying the board has not been calibrated", err)
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/boardd/boardd/calibration"
 	"github.com/boardd/boardd/config"
 	"github.com/boardd/boardd/led"
 )
@@ -30,7 +31,28 @@ func (d *daemon) ledSink() (led.Sink, error) {
 	}
 	d.onClose(closeSink)
 	d.log.Info("LEDs", "sink", sink.String())
+	if !localSensor(c.Sensor.Wiring) {
+		return sink, nil
+	}
+	// A calibration made on this board knows where each square's LED is;
+	// startHardware refuses one made on other hardware.
+	cal, err := loadRunCalibration(c, d.stateDir)
+	if err != nil {
+		return nil, usageError{err}
+	}
+	if cal != nil && cal.LEDs > 0 {
+		return calibration.MapLEDs(sink, cal), nil
+	}
 	return sink, nil
+}
+
+// localSensor reports whether the sensor wiring is one openScanner opens.
+func localSensor(w string) bool {
+	switch w {
+	case config.WiringHC165, config.WiringMCP23017, config.WiringMatrix, config.WiringMCP3008, config.WiringMCP3208:
+		return true
+	}
+	return false
 }
 
 // openLEDs builds the configured LED sink on b. The closer turns the LEDs
