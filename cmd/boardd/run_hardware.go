@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/boardd/boardd/button"
+	"github.com/boardd/boardd/calibration"
 	"github.com/boardd/boardd/config"
 	"github.com/boardd/boardd/pipeline"
 	"github.com/boardd/boardd/sensor"
@@ -68,7 +69,11 @@ func (d *daemon) startHardware() error {
 		}
 		hw.add(closeSc)
 		if sc, err = calibratedScanner(sc, c, cal, d.clock); err != nil {
-			return usageError{err}
+			var fe *calibration.FileError
+			if errors.As(err, &fe) {
+				return usageError{err} // made on other hardware: recalibrate
+			}
+			return err // the first scan failed
 		}
 		loop, err := sensor.NewLoop(sc, d.loopOpts(ctx, c))
 		if err != nil {
