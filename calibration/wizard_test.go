@@ -6,6 +6,7 @@ import (
 	"errors"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/boardd/boardd/board"
 	"github.com/boardd/boardd/timing"
@@ -26,7 +27,7 @@ func newRig(t testing.TB, opts SimOptions) *rig {
 	t.Helper()
 	r := &rig{clock: &timing.Virtual{}, answers: make(chan string, 64), out: &bytes.Buffer{}}
 	r.board = NewSimBoard(r.clock, opts)
-	r.person = &SimPerson{Board: r.board, Clock: r.clock, Answers: r.answers}
+	r.person = &SimPerson{Board: r.board, Clock: r.clock, Answers: r.answers, Reach: 150 * time.Millisecond}
 	r.session = r.newSession()
 	return r
 }
@@ -41,6 +42,8 @@ func (r *rig) newSession() *Session {
 		In:      r.answers,
 		Observe: r.person.Observe,
 		Picture: r.board.Picture,
+		// Half the default frame rate keeps the race detector's tests quick.
+		Timing: Timing{Period: 20 * time.Millisecond},
 	}
 	if r.board.HasLEDs() {
 		s.LEDs = r.board
