@@ -25,9 +25,6 @@ import (
 	"time"
 	"unicode"
 
-	"github.com/eclipse/paho.golang/autopaho"
-	"github.com/eclipse/paho.golang/paho"
-
 	"github.com/boardd/boardd/hall/broker"
 	"github.com/boardd/boardd/hall/wire"
 )
@@ -64,7 +61,7 @@ type Options struct {
 type Hall struct {
 	o       Options
 	log     *slog.Logger
-	cm      *autopaho.ConnectionManager
+	cm      *broker.Client
 	ctx     context.Context
 	cancel  context.CancelFunc
 	wg      sync.WaitGroup
@@ -229,27 +226,44 @@ func (h *Hall) changed(id string) {
 	}
 }
 
-func (h *Hall) up(cm *autopaho.ConnectionManager) {
+func (h *Hall) up(cm *broker.Client) {
 	h.mu.Lock()
 	h.connected = true
 	h.mu.Unlock()
 	go func() {
 		ctx, cancel := context.WithTimeout(h.ctx, 10*time.Second)
 		defer cancel()
-		var subs []paho.SubscribeOptions
+		var topics []string
 		for _, k := range []string{wire.KindState, wire.KindEvent, wire.KindHealth, wire.KindReply} {
-			subs = append(subs, paho.SubscribeOptions{Topic: wire.Every(k), QoS: 1})
+			topics = append(topics, wire.Every(k))
 		}
-		if _, err := cm.Subscribe(ctx, &paho.Subscribe{Subscriptions: subs}); err != nil && h.ctx.Err() == nil {
+		codes, err := cm.Subscribe(ctx, topics...)
+		if err == nil {
+			for i, c := range codes {
+				if c >= 0x80 && i < len(topics) {
+					err = fmt.Errorf("the broker refused %s (reason code %#x): is the hall's user name %q allowed to read it by the ACL?", topics[i], c, h.o.Broker.Username)
+				}
+			}
+		}
+		if err != nil && h.ctx.Err() == nil {
 			h.log.Error("hall: subscribing to the boards", "err", err)
 		}
+		h.changedAll()
 	}()
+}
+
+// changedAll marks every board changed (the broker's connection changed).
+func (h *Hall) changedAll() {
+	for _, b := range h.Boards() {
+		h.changed(b.id)
+	}
 }
 
 func (h *Hall) down() {
 	h.mu.Lock()
 	h.connected = false
 	h.mu.Unlock()
+	h.changedAll()
 }
 
 // message takes one message from a board. It runs on the client's goroutine
@@ -387,7 +401,7 @@ func (h *Hall) publishAck(id string, a wire.Ack) bool {
 	}
 	ctx, cancel := context.WithTimeout(h.ctx, 10*time.Second)
 	defer cancel()
-	_, err = h.cm.Publish(ctx, &paho.Publish{QoS: 1, Topic: wire.Topic(id, wire.KindAck), Payload: payload, Retain: !a.Resend})
+	err = h.cm.Publish(ctx, wire.Topic(id, wire.KindAck), payload, !a.Resend)
 	if err != nil && h.ctx.Err() == nil {
 		h.log.Warn("hall: acknowledging", "board", id, "err", err)
 		return false
@@ -419,7 +433,7 @@ func (h *Hall) act(ctx context.Context, id string, a wire.Action) (wire.Reply, e
 	}()
 	ctx, cancel := context.WithTimeout(ctx, h.o.ActionTimeout)
 	defer cancel()
-	if _, err := h.cm.Publish(ctx, &paho.Publish{QoS: 1, Topic: wire.Topic(id, wire.KindAction), Payload: payload}); err != nil {
+	if err := h.cm.Publish(ctx, wire.Topic(id, wire.KindAction), payload, false); err != nil {
 		return wire.Reply{}, fmt.Errorf("hall: sending the action to board %s: %w", id, err)
 	}
 	select {

@@ -22,6 +22,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -264,8 +265,8 @@ type ClientOptions struct {
 	Will *paho.WillMessage
 	// OnUp is called on each connection, before anything else is sent on
 	// it: subscribe here. It runs on the client's goroutine and must not
-	// wait for the broker's answers itself.
-	OnUp func(cm *autopaho.ConnectionManager)
+	// wait for the broker's answers itself (start a goroutine to).
+	OnUp func(c *Client)
 	// OnDown is called when a connection is lost.
 	OnDown func()
 	// OnMessage is called for each message received, in order, on the
@@ -283,11 +284,19 @@ type ClientOptions struct {
 	Logger        *slog.Logger
 }
 
+// Client is a connection to the broker that reconnects by itself.
+type Client struct {
+	mu     sync.Mutex
+	cm     *autopaho.ConnectionManager
+	conn   context.Context // the connection's lifetime; nil while down
+	cancel context.CancelFunc
+}
+
 // Connect starts a client that connects to the broker and reconnects
 // whenever the connection is lost, until ctx ends. Every connection starts
 // clean: the broker keeps no session for the client, which resends what it
 // must itself (boards from their journal) and subscribes again in OnUp.
-func Connect(ctx context.Context, o ClientOptions) (*autopaho.ConnectionManager, error) {
+func Connect(ctx context.Context, o ClientOptions) (*Client, error) {
 	if o.Config == nil {
 		return nil, errors.New("broker: no configuration")
 	}
@@ -310,6 +319,7 @@ func Connect(ctx context.Context, o ClientOptions) (*autopaho.ConnectionManager,
 		keep = 20 * time.Second
 	}
 	c := o.Config
+	cl := &Client{}
 	var failing atomic.Bool
 	cfg := autopaho.ClientConfig{
 		ServerUrls:                    []*url.URL{c.URL},
@@ -332,11 +342,16 @@ func Connect(ctx context.Context, o ClientOptions) (*autopaho.ConnectionManager,
 			} else {
 				log.Info("hall broker: connected", "broker", c.Redacted())
 			}
+			cl.mu.Lock()
+			cl.cm = cm // before NewConnection returns, perhaps
+			cl.conn, cl.cancel = context.WithCancel(context.Background())
+			cl.mu.Unlock()
 			if o.OnUp != nil {
-				o.OnUp(cm)
+				o.OnUp(cl)
 			}
 		},
 		OnConnectionDown: func() bool {
+			cl.lost()
 			log.Warn("hall broker: connection lost; reconnecting", "broker", c.Redacted())
 			if o.OnDown != nil {
 				o.OnDown()
@@ -353,6 +368,11 @@ func Connect(ctx context.Context, o ClientOptions) (*autopaho.ConnectionManager,
 		ClientConfig: paho.ClientConfig{
 			ClientID:      o.ClientID,
 			PacketTimeout: o.PacketTimeout,
+			// The connection is failing: what waits on it gives up now
+			// rather than at its time-out (paho forgets the packets of
+			// a session that ends with the connection).
+			OnClientError:      func(error) { cl.lost() },
+			OnServerDisconnect: func(*paho.Disconnect) { cl.lost() },
 		},
 	}
 	if o.Will != nil {
@@ -371,8 +391,94 @@ func Connect(ctx context.Context, o ClientOptions) (*autopaho.ConnectionManager,
 	if err != nil {
 		return nil, fmt.Errorf("broker: %w", err)
 	}
-	return cm, nil
+	cl.mu.Lock()
+	cl.cm = cm
+	cl.mu.Unlock()
+	return cl, nil
 }
+
+// lost ends the current connection's lifetime.
+func (c *Client) lost() {
+	c.mu.Lock()
+	if c.cancel != nil {
+		c.cancel()
+	}
+	c.conn, c.cancel = nil, nil
+	c.mu.Unlock()
+}
+
+// ErrDown says the connection is down (or went down while waiting).
+var ErrDown = autopaho.ConnectionDownError
+
+// current returns the connection manager and a context that ends with ctx
+// or with the connection.
+func (c *Client) current(ctx context.Context) (*autopaho.ConnectionManager, context.Context, context.CancelFunc, error) {
+	c.mu.Lock()
+	cm, conn := c.cm, c.conn
+	c.mu.Unlock()
+	if conn == nil || cm == nil {
+		return nil, nil, nil, ErrDown
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	stop := context.AfterFunc(conn, cancel)
+	return cm, ctx, func() { stop(); cancel() }, nil
+}
+
+func (c *Client) manager() *autopaho.ConnectionManager {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.cm
+}
+
+// Publish sends one message with QoS 1 and waits for the broker's
+// acknowledgement. It fails at once when the connection is down or goes
+// down meanwhile, and when the broker refuses the message (not authorised,
+// say).
+func (c *Client) Publish(ctx context.Context, topic string, payload []byte, retain bool) error {
+	cm, pctx, done, err := c.current(ctx)
+	if err != nil {
+		return fmt.Errorf("publish %s: %w", topic, err)
+	}
+	defer done()
+	_, err = cm.Publish(pctx, &paho.Publish{QoS: 1, Topic: topic, Payload: payload, Retain: retain})
+	if err != nil {
+		if pctx.Err() != nil && ctx.Err() == nil {
+			err = ErrDown
+		}
+		return fmt.Errorf("publish %s: %w", topic, err)
+	}
+	return nil
+}
+
+// Subscribe subscribes to topics with QoS 1 and returns the broker's reason
+// code for each (0x01 granted; 0x80 and above refused).
+func (c *Client) Subscribe(ctx context.Context, topics ...string) ([]byte, error) {
+	cm, sctx, done, err := c.current(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("subscribe: %w", err)
+	}
+	defer done()
+	sub := &paho.Subscribe{}
+	for _, t := range topics {
+		sub.Subscriptions = append(sub.Subscriptions, paho.SubscribeOptions{Topic: t, QoS: 1})
+	}
+	ack, err := cm.Subscribe(sctx, sub)
+	if ack != nil {
+		return ack.Reasons, err
+	}
+	if err != nil {
+		return nil, fmt.Errorf("subscribe: %w", err)
+	}
+	return nil, nil
+}
+
+// AwaitConnection waits until the client is connected.
+func (c *Client) AwaitConnection(ctx context.Context) error {
+	return c.manager().AwaitConnection(ctx)
+}
+
+// Done is closed when the client has stopped (its context ended).
+func (c *Client) Done() <-chan struct{} { return c.manager().Done() }
 
 // backoff doubles the wait after each failed attempt, from lo up to hi; the
 // first attempt after a lost connection is at once.

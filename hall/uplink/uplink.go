@@ -33,7 +33,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/eclipse/paho.golang/autopaho"
 	"github.com/eclipse/paho.golang/paho"
 
 	"github.com/boardd/boardd/arbiter"
@@ -130,7 +129,7 @@ const maxQueue = 4096
 type Uplink struct {
 	o      Options
 	log    *slog.Logger
-	cm     *autopaho.ConnectionManager
+	cm     *broker.Client
 	ctx    context.Context
 	cancel context.CancelFunc
 	wg     sync.WaitGroup
@@ -319,7 +318,7 @@ func (u *Uplink) push(seq uint64, ev *wire.Event) {
 
 // up runs on each connection: subscribe, and send again everything after
 // the hall's acknowledgement.
-func (u *Uplink) up(cm *autopaho.ConnectionManager) {
+func (u *Uplink) up(cm *broker.Client) {
 	u.mu.Lock()
 	u.connected = true
 	u.stats.Connects++
@@ -330,10 +329,14 @@ func (u *Uplink) up(cm *autopaho.ConnectionManager) {
 	go func() {
 		ctx, cancel := context.WithTimeout(u.ctx, 10*time.Second)
 		defer cancel()
-		_, err := cm.Subscribe(ctx, &paho.Subscribe{Subscriptions: []paho.SubscribeOptions{
-			{Topic: wire.Topic(u.o.Board, wire.KindAck), QoS: 1},
-			{Topic: wire.Topic(u.o.Board, wire.KindAction), QoS: 1},
-		}})
+		codes, err := cm.Subscribe(ctx, wire.Topic(u.o.Board, wire.KindAck), wire.Topic(u.o.Board, wire.KindAction))
+		if err == nil {
+			for _, c := range codes {
+				if c >= 0x80 {
+					err = fmt.Errorf("the broker refused (reason code %#x): is the board's user name %q allowed by its ACL?", c, u.o.Broker.Username)
+				}
+			}
+		}
 		if err != nil && u.ctx.Err() == nil {
 			u.log.Error("hall: subscribing to the hall's acknowledgements and actions", "err", err)
 		}
@@ -578,11 +581,7 @@ func (u *Uplink) publishEvent(epoch uint64, ev *wire.Event, fromDisk bool) error
 func (u *Uplink) publish(topic string, payload []byte, retain bool) error {
 	ctx, cancel := context.WithTimeout(u.ctx, 15*time.Second)
 	defer cancel()
-	_, err := u.cm.Publish(ctx, &paho.Publish{QoS: 1, Topic: topic, Payload: payload, Retain: retain})
-	if err != nil {
-		return fmt.Errorf("publish %s: %w", topic, err)
-	}
-	return nil
+	return u.cm.Publish(ctx, topic, payload, retain)
 }
 
 // eventFor returns the event of a journal record, if it is one the hall
@@ -692,8 +691,7 @@ func (u *Uplink) publishHealth(ctx context.Context, online bool) error {
 	if err != nil {
 		return err
 	}
-	_, err = u.cm.Publish(ctx, &paho.Publish{QoS: 1, Topic: wire.Topic(u.o.Board, wire.KindHealth), Payload: payload, Retain: true})
-	return err
+	return u.cm.Publish(ctx, wire.Topic(u.o.Board, wire.KindHealth), payload, true)
 }
 
 // actions carries out the hall's actions, one at a time.
