@@ -42,8 +42,31 @@ func TestFENRoundTrip(t *testing.T) {
 	}
 }
 
+// TestParseFENAgreesWithLibrary reads FENs both ways.
+func TestParseFENAgreesWithLibrary(t *testing.T) {
+	for _, fen := range []string{
+		StartFEN,
+		"r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+		"rnbqkbnr/ppp1pppp/8/3pP3/8/8/PPPP1PPP/RNBQKBNR b KQkq d6 0 3",
+		"8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 37 61",
+		"4k3/8/8/8/8/8/8/4K3 b - - 0 1",
+	} {
+		p, err := ParseFEN(fen)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var lib chess.Position
+		if err := lib.UnmarshalText([]byte(fen)); err != nil {
+			t.Fatal(err)
+		}
+		if want := fromLibrary(&lib); p != want {
+			t.Errorf("%s: parsed %+v, library %+v", fen, p, want)
+		}
+	}
+}
+
 func TestParseFENRejects(t *testing.T) {
-	for _, fen := range []string{"", "garbage", "8/8/8/8/8/8/8/8 w - - 0 1", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x KQkq - 0 1"} {
+	for _, fen := range []string{"", "garbage", "8/8/8/8/8/8/8/8 w - - 0 1", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x KQkq - 0 1", "rnbqkbnr/pppppppp/9/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNX w KQkq - 0 1", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq e4 0 1", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - -1 1", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP w KQkq - 0 1"} {
 		if _, err := ParseFEN(fen); err == nil {
 			t.Errorf("ParseFEN(%q) accepted", fen)
 		}

@@ -71,9 +71,13 @@ func Start() Position {
 	return p
 }
 
-// ParseFEN reads a position in Forsyth-Edwards Notation. The chess library
-// validates the text; the position need not be reachable. Missing move
-// counters default to "0 1".
+// ParseFEN reads a position in Forsyth-Edwards Notation. The position need
+// not be reachable, but it must have one king a side. Missing move counters
+// default to "0 1".
+//
+// boardd parses FEN itself rather than through the chess library: the
+// library's decoder shares a package-level buffer between calls, a data race
+// when several games start at once (the hall, parallel tests).
 func ParseFEN(fen string) (Position, error) {
 	fields := strings.Fields(fen)
 	if len(fields) == 4 {
@@ -82,11 +86,73 @@ func ParseFEN(fen string) (Position, error) {
 	if len(fields) != 6 {
 		return Position{}, fmt.Errorf("board: FEN %q: want 6 fields, found %d", fen, len(fields))
 	}
-	var lib chess.Position
-	if err := lib.UnmarshalText([]byte(strings.Join(fields, " "))); err != nil {
-		return Position{}, fmt.Errorf("board: FEN %q: %w", fen, err)
+	fail := func(format string, args ...any) (Position, error) {
+		return Position{}, fmt.Errorf("board: FEN %q: "+format, append([]any{fen}, args...)...)
 	}
-	p := fromLibrary(&lib)
+	var p Position
+	ranks := strings.Split(fields[0], "/")
+	if len(ranks) != 8 {
+		return fail("want 8 ranks in the placement, found %d", len(ranks))
+	}
+	for i, rank := range ranks {
+		r := 7 - i
+		f := 0
+		for j := 0; j < len(rank); j++ {
+			c := rank[j]
+			switch {
+			case c >= '1' && c <= '8':
+				f += int(c - '0')
+			default:
+				m, ok := ManFromFEN(c)
+				if !ok {
+					return fail("rank %d: %q is not a man", r+1, c)
+				}
+				if f > 7 {
+					return fail("rank %d: more than 8 squares", r+1)
+				}
+				p.Men[NewSquare(f, r)] = m
+				f++
+			}
+			if f > 8 {
+				return fail("rank %d: more than 8 squares", r+1)
+			}
+		}
+		if f != 8 {
+			return fail("rank %d: %d squares, want 8", r+1, f)
+		}
+	}
+	switch fields[1] {
+	case "w":
+		p.Turn = White
+	case "b":
+		p.Turn = Black
+	default:
+		return fail("side to move %q: want w or b", fields[1])
+	}
+	if fields[2] != "-" {
+		for _, c := range fields[2] {
+			i := strings.IndexRune("KQkq", c)
+			if i < 0 {
+				return fail("castling rights %q: want some of KQkq, or -", fields[2])
+			}
+			p.Castling |= 1 << i
+		}
+	}
+	p.EnPassant = NoSquare
+	if fields[3] != "-" {
+		sq, err := ParseSquare(fields[3])
+		if err != nil || (sq.Rank() != 2 && sq.Rank() != 5) {
+			return fail("en passant square %q: want a square on rank 3 or 6, or -", fields[3])
+		}
+		p.EnPassant = sq
+	}
+	var err error
+	if p.HalfMoves, err = strconv.Atoi(fields[4]); err != nil || p.HalfMoves < 0 {
+		return fail("half-move clock %q: want a count from 0", fields[4])
+	}
+	if p.FullMove, err = strconv.Atoi(fields[5]); err != nil || p.FullMove < 1 {
+		return fail("move number %q: want a number from 1", fields[5])
+	}
 	var kings [2]int
 	for _, m := range p.Men {
 		if m.Kind() == King {
@@ -94,68 +160,48 @@ func ParseFEN(fen string) (Position, error) {
 		}
 	}
 	if kings[White] != 1 || kings[Black] != 1 {
-		return Position{}, fmt.Errorf("board: FEN %q: want one king a side, found %d white and %d black", fen, kings[White], kings[Black])
+		return fail("want one king a side, found %d white and %d black", kings[White], kings[Black])
 	}
+	// Rights whose king or rook has left home cannot be used: drop them.
+	p.Castling &= homeRights(&p)
 	return p, nil
 }
 
-// fromLibrary copies a library position into a Position.
-func fromLibrary(lib *chess.Position) Position {
-	var p Position
-	b := lib.Board()
-	for sq := 0; sq < 64; sq++ {
-		p.Men[sq] = manFromLibrary(b.Piece(chess.Square(sq)))
-	}
-	if lib.Turn() == chess.Black {
-		p.Turn = Black
-	}
-	cr := lib.CastleRights()
-	for i, pair := range []struct {
-		c    chess.Color
-		side chess.Side
-	}{{chess.White, chess.KingSide}, {chess.White, chess.QueenSide}, {chess.Black, chess.KingSide}, {chess.Black, chess.QueenSide}} {
-		if cr.CanCastle(pair.c, pair.side) {
-			p.Castling |= 1 << i
+// homeRights returns the castling rights whose king and rook stand at home.
+func homeRights(p *Position) Castling {
+	var keep Castling
+	for _, c := range [2]Color{White, Black} {
+		home := 0
+		if c == Black {
+			home = 7
+		}
+		if p.Men[NewSquare(4, home)] != NewMan(c, King) {
+			continue
+		}
+		if p.Men[NewSquare(7, home)] == NewMan(c, Rook) {
+			keep |= Right(c, true)
+		}
+		if p.Men[NewSquare(0, home)] == NewMan(c, Rook) {
+			keep |= Right(c, false)
 		}
 	}
-	p.EnPassant = NoSquare
-	if ep := lib.EnPassantSquare(); ep != chess.NoSquare {
-		p.EnPassant = Square(ep)
-	}
-	p.HalfMoves = lib.HalfMoveClock()
-	// The library keeps the full-move number unexported but writes it in FEN.
-	if f := strings.Fields(lib.String()); len(f) == 6 {
-		p.FullMove, _ = strconv.Atoi(f[5])
-	}
-	if p.FullMove < 1 {
-		p.FullMove = 1
-	}
-	return p
-}
-
-var libKinds = [...]chess.PieceType{NoKind: chess.NoPieceType, Pawn: chess.Pawn, Knight: chess.Knight, Bishop: chess.Bishop, Rook: chess.Rook, Queen: chess.Queen, King: chess.King}
-
-func manFromLibrary(pc chess.Piece) Man {
-	if pc == chess.NoPiece {
-		return NoMan
-	}
-	c := White
-	if pc.Color() == chess.Black {
-		c = Black
-	}
-	for k, lk := range libKinds {
-		if lk == pc.Type() && k != int(NoKind) {
-			return NewMan(c, Kind(k))
-		}
-	}
-	return NoMan
+	return keep
 }
 
 func kindFromLibrary(t chess.PieceType) Kind {
-	for k, lk := range libKinds {
-		if lk == t {
-			return Kind(k)
-		}
+	switch t {
+	case chess.Pawn:
+		return Pawn
+	case chess.Knight:
+		return Knight
+	case chess.Bishop:
+		return Bishop
+	case chess.Rook:
+		return Rook
+	case chess.Queen:
+		return Queen
+	case chess.King:
+		return King
 	}
 	return NoKind
 }
