@@ -339,9 +339,11 @@ func (l *Link) Run(ctx context.Context, h Handler) error {
 		if ctx.Err() != nil {
 			break
 		}
-		l.log.Warn("board link lost; the game is kept, reconnecting", "path", path, "err", err, "stats", l.current())
 		if wasUp {
+			l.log.Warn("board link lost; the game is kept, reconnecting", "path", path, "err", err, "stats", l.current())
 			h.Down(err)
+		} else {
+			l.log.Warn("no board answers on the port; reopening it", "path", path, "err", err, "stats", l.current())
 		}
 		if l.clock.Now()-opened > l.opts.ReopenAfter {
 			backoff = l.opts.MinBackoff
