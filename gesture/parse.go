@@ -17,7 +17,7 @@ const (
 	maxHand            = 16
 	maxHypotheses      = 32
 	maxEpisode         = 48 // events in one turn before the board is called irregular
-	maxSegmented       = 16 // longest episode read as two moves
+	maxSegmented       = 32 // longest episode read as several moves
 )
 
 type hypothesis struct {
@@ -408,6 +408,9 @@ func rookMayCastle(a *board.Analysis, m board.Move) bool {
 		home = 7
 	}
 	king := board.NewSquare(4, home)
+	if pos.Men[king] != board.NewMan(man.Color(), board.King) {
+		return false
+	}
 	for _, side := range [2]int{6, 2} {
 		kto := board.NewSquare(side, home)
 		rf, rt := board.CastlingRook(king, kto)

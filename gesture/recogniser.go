@@ -163,6 +163,25 @@ func (r *Recogniser) playEvent(e sensor.Event) {
 	if r.exchange.active && r.exchangeStep(e) {
 		return
 	}
+	if e.Kind == sensor.Lift && r.cur.cls == classDisplaced && r.segmented == nil {
+		// The mover's reading holds a man of his lifted after his last
+		// placement: if the adversary's hand is arriving, that man was the
+		// adversary's first touch (a reply taking the man just moved).
+		lifted := r.manAt(e.Square)
+		if lifted != board.NoMan && lifted.Color() != r.cur.mover {
+			if k, first, ok := r.split(r.exp.Analysis, r.start, r.events, 0, true); ok {
+				r.segmented = &segmentation{split: k, first: first}
+				r.occ = r.occ.With(e.Square)
+				r.completeSegmented(e.T)
+				r.occ = r.occ.Without(e.Square)
+				if r.syncing {
+					r.checkSync(e.T)
+					return
+				}
+				pos = &r.exp.Analysis.Position
+			}
+		}
+	}
 	if e.Kind == sensor.Lift && r.cur.cls.completable() && r.segmented == nil {
 		lifted := r.manAt(e.Square)
 		if lifted != board.NoMan && lifted.Color() != r.cur.mover && !r.captureInPassing(e.Square) {
@@ -250,19 +269,50 @@ func (r *Recogniser) captureInPassing(sq board.Square) bool {
 	if r.cur.cls != classLegal && r.cur.cls != classOpen {
 		return false
 	}
-	pos := &r.exp.Analysis.Position
 	if r.cur.open == openEnPassant && sq == board.EnPassantVictim(r.cur.move) {
 		return true // the pawn taken en passant, lifted after the capturing pawn landed
 	}
+	// A slider set down on its way: the square lifted lies further along the
+	// same line, and the slider could take it from where it started.
+	pos := &r.exp.Analysis.Position
+	from, to := r.cur.move.From, r.cur.move.To
+	switch pos.Men[from].Kind() {
+	case board.Bishop, board.Rook, board.Queen:
+	default:
+		return false
+	}
+	if !between(from, to, sq) {
+		return false
+	}
 	for _, m := range r.exp.Analysis.Moves {
-		if m.From != r.cur.move.From {
-			continue
-		}
-		if m.To == sq || pos.IsEnPassant(m) && board.EnPassantVictim(m) == sq {
+		if m.From == from && m.To == sq {
 			return true
 		}
 	}
 	return false
+}
+
+// between reports whether mid lies strictly between a and b on one line.
+func between(a, mid, b board.Square) bool {
+	df, dr := b.File()-a.File(), b.Rank()-a.Rank()
+	if df != 0 && dr != 0 && df != dr && df != -dr {
+		return false
+	}
+	mf, mr := mid.File()-a.File(), mid.Rank()-a.Rank()
+	// mid = a + k*(step), 0 < k < n
+	n := max(abs(df), abs(dr))
+	k := max(abs(mf), abs(mr))
+	if k <= 0 || k >= n {
+		return false
+	}
+	return mf*n == df*k && mr*n == dr*k
+}
+
+func abs(v int) int {
+	if v < 0 {
+		return -v
+	}
+	return v
 }
 
 // markBump marks the touch of a man set back on its square within the bump
@@ -348,13 +398,27 @@ func (r *Recogniser) reparse() {
 }
 
 func (r *Recogniser) segment() *segmentation {
-	a := r.exp.Analysis
-	for k := 1; k < len(r.events); k++ {
-		if r.events[k].Kind != sensor.Lift {
+	if k, first, ok := r.split(r.exp.Analysis, r.start, r.events, 0, false); ok {
+		return &segmentation{split: k, first: first}
+	}
+	return nil
+}
+
+// maxSplits is how many moves one episode may be read as.
+const maxSplits = 4
+
+// split looks for the first point k at which events[:k] reads as a complete
+// legal move of the side to move and the rest as the next side's legal move
+// (or, recursively, as several moves). With tail, the rest need only be a
+// move in progress: the adversary's hand has just arrived.
+func (r *Recogniser) split(a *board.Analysis, start board.Occupancy, events []sensor.Event, depth int, tail bool) (int, reading, bool) {
+	for k := 1; k < len(events); k++ {
+		if events[k].Kind != sensor.Lift {
 			continue
 		}
-		first, _, _ := readEpisode(a, r.start, r.events[:k], &r.opts, &r.promo, nil)
-		if first.cls != classLegal || first.mover != a.Position.Turn {
+		first, _, _ := readEpisode(a, start, events[:k], &r.opts, &r.promo, nil)
+		legal := first.cls == classLegal || first.cls == classOpen && first.open == openRookFirst
+		if !legal || first.mover != a.Position.Turn {
 			continue
 		}
 		next := a.Position.Apply(first.move)
@@ -368,12 +432,19 @@ func (r *Recogniser) segment() *segmentation {
 				mid = mid.With(board.Square(sq))
 			}
 		}
-		second, _, _ := readEpisode(na, mid, r.events[k:], &r.opts, &r.promo, nil)
-		if second.cls == classLegal && second.mover == next.Turn {
-			return &segmentation{split: k, first: first}
+		second, _, _ := readEpisode(na, mid, events[k:], &r.opts, &r.promo, nil)
+		switch {
+		case second.cls == classLegal && second.mover == next.Turn:
+			return k, first, true
+		case tail && (second.cls == classInProgress || second.cls == classUnchanged):
+			return k, first, true
+		case depth+1 < maxSplits:
+			if _, _, ok := r.split(na, mid, events[k:], depth+1, tail); ok {
+				return k, first, true
+			}
 		}
 	}
-	return nil
+	return 0, reading{}, false
 }
 
 // rest closes an episode in which every man went back to its square: each man
