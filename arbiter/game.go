@@ -377,7 +377,7 @@ func (g *Game) exactOnLapse(t time.Duration, d *decision) bool {
 		g.exp = gesture.Expectation{Mode: gesture.Restore, Analysis: g.startAt}
 		return true
 	}
-	if g.laws.NoWaiver || g.opts.Tournament {
+	if g.laws.NoWaiver || g.opts.Tournament || d.provisional != nil && !bothKings(&d.provisional.Position) {
 		first := d.options[0].ID
 		if first == OptStand || first == OptKeepAll {
 			return false

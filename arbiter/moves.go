@@ -165,11 +165,32 @@ func (g *Game) falseMove(t time.Duration, rd *gesture.Reading) {
 	if pos.IsCastling(rd.Move) {
 		d.castleKing = rd.Move
 	}
-	d.options = g.feasible(d, g.filter(r.options))
+	ids := g.filter(r.options)
+	if !bothKings(&physical) {
+		// A king cannot be taken: the move can never stand.
+		ids = withoutWaiver(ids)
+	}
+	d.options = g.feasible(d, ids)
 	g.raise(t, d)
 	if g.laws.IllegalMovePenalty {
 		g.countIllegal(t, offender)
 	}
+}
+
+// bothKings reports whether each side still has its king on the board.
+func bothKings(p *board.Position) bool {
+	return p.KingSquare(board.White) != board.NoSquare && p.KingSquare(board.Black) != board.NoSquare
+}
+
+// withoutWaiver drops the options that let the offending move stand.
+func withoutWaiver(ids []string) []string {
+	var out []string
+	for _, id := range ids {
+		if id != OptStand && id != OptKeepAll {
+			out = append(out, id)
+		}
+	}
+	return out
 }
 
 // castlingStillPossible keeps only the rights whose king and rook still stand
