@@ -318,3 +318,12 @@ func parseSize(s string) (int64, error) {
 	}
 	return n * mult, nil
 }
+
+// gameJournal returns the open journal, for the parts that read it (the
+// hall forwards records from a sequence number with ReadFrom), or nil.
+func (d *daemon) gameJournal() *journal.Journal {
+	if rc, ok := d.clock.(*recovery); ok {
+		return rc.j
+	}
+	return nil
+}
