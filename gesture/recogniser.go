@@ -407,12 +407,13 @@ func (r *Recogniser) segment() *segmentation {
 // maxSplits is how many moves one episode may be read as.
 const maxSplits = 4
 
-// split looks for the first point k at which events[:k] reads as a complete
-// legal move of the side to move and the rest as the next side's legal move
-// (or, recursively, as several moves). With tail, the rest need only be a
-// move in progress: the adversary's hand has just arrived.
+// split looks for the point k at which events[:k] reads as a complete legal
+// move of the side to move and the rest as the next side's legal move (or,
+// recursively, as several moves). With tail, the rest need only be a move in
+// progress: the adversary's hand has just arrived. The latest such point is
+// taken: a man set down in passing and lifted again is still the mover's.
 func (r *Recogniser) split(a *board.Analysis, start board.Occupancy, events []sensor.Event, depth int, tail bool) (int, reading, bool) {
-	for k := 1; k < len(events); k++ {
+	for k := len(events) - 1; k >= 1; k-- {
 		if events[k].Kind != sensor.Lift {
 			continue
 		}
