@@ -69,14 +69,6 @@ type corpusResult struct {
 	moves int
 }
 
-// corpusKnownFaults lists the corpus games (name@laws) that DefaultStyle
-// play synthesised with corpusSeed runs into a known recogniser fault (see
-// knownFaults); their failure is logged, not reported.
-var corpusKnownFaults = map[string]string{
-	"lichess-2024-12.pgn#291@nycc": "F-rook-may-castle-recapture",
-	"random.pgn#39@nycc":           "I-long-episode-not-split",
-}
-
 // corpusSeed seeds the hands of the corpus tests.
 const corpusSeed = 2024
 
@@ -87,14 +79,6 @@ func replayCorpus(t *testing.T, games []Game, style Style, frames bool) []corpus
 	var wg sync.WaitGroup
 	next := make(chan int)
 	workers := runtime.GOMAXPROCS(0)
-	if raceEnabled {
-		// Known fault: the rules library's FEN decoder (chess/v2 fen.go)
-		// writes a package-level buffer, so board.ParseFEN, and with it
-		// pipeline.New, is not safe for concurrent use; the race detector
-		// stops the test. Until board guards it, replay one game at a time
-		// under -race (TestConcurrentPipelines shows the fault).
-		workers = 1
-	}
 	for w := 0; w < workers; w++ {
 		wg.Add(1)
 		go func() {
@@ -147,15 +131,10 @@ func replayOne(s *Synthesiser, g *Game, seed uint64, frames bool) error {
 func testCorpusReplay(t *testing.T, frames bool) {
 	games := loadTestCorpus(t)
 	results := replayCorpus(t, games, DefaultStyle(), frames)
-	failed, known, moves := 0, 0, 0
+	failed, moves := 0, 0
 	for _, r := range results {
 		moves += r.moves
 		if r.err == nil {
-			continue
-		}
-		if id, ok := corpusKnownFaults[games[r.game].Name+"@"+r.laws]; ok {
-			known++
-			t.Logf("known recogniser fault %s: %v", id, r.err)
 			continue
 		}
 		failed++
@@ -163,7 +142,7 @@ func testCorpusReplay(t *testing.T, frames bool) {
 			t.Errorf("%v", r.err)
 		}
 	}
-	t.Logf("%d games, %d moves: %d not recovered faithfully, %d more by known faults", len(games), moves, failed, known)
+	t.Logf("%d games, %d moves: %d not recovered faithfully", len(games), moves, failed)
 }
 
 // TestCorpusEvents replays the corpus as debounced events and requires every
@@ -174,8 +153,7 @@ func TestCorpusEvents(t *testing.T) { testCorpusReplay(t, false) }
 func TestCorpusFrames(t *testing.T) { testCorpusReplay(t, true) }
 
 // TestCorpusHardStyle replays the corpus with the hardest replies
-// (HardStyle). While the recogniser has known faults it is skipped with the
-// count of games it loses; it passes once they are fixed.
+// (HardStyle): every game must come back.
 func TestCorpusHardStyle(t *testing.T) {
 	if testing.Short() || raceEnabled {
 		t.Skip("the hard-style corpus runs without -short and without -race")
@@ -193,20 +171,15 @@ func TestCorpusHardStyle(t *testing.T) {
 		}
 	}
 	if failed > 0 {
-		t.Skipf("known recogniser faults (see TestKnownFaults): %d of %d games not recovered faithfully; first: %v", failed, len(games), first)
+		t.Fatalf("%d of %d games not recovered faithfully; first: %v", failed, len(games), first)
 	}
 }
 
 // TestConcurrentPipelines builds pipelines on several goroutines at once, as
-// a daemon serving a hall of boards does. Under the race detector it shows
-// the known fault in the rules library's FEN decoder, so it runs only
-// without -race, where it checks that each pipeline still starts from the
-// right position.
+// a daemon serving a hall of boards does (the rules library's FEN decoder
+// raced here: board parses FEN itself since), and checks that each starts
+// from the right position.
 func TestConcurrentPipelines(t *testing.T) {
-	if raceEnabled {
-		t.Skip("known fault: github.com/corentings/chess/v2 fen.go decodes FEN through the package-level rankBuffer; " +
-			"board.ParseFEN (called by pipeline.New via board.Start and arbiter.NewGame) races when pipelines start concurrently")
-	}
 	var wg sync.WaitGroup
 	errs := make(chan error, 8)
 	for w := 0; w < 8; w++ {

@@ -78,12 +78,14 @@ type Style struct {
 // hands, fast replies and fast recaptures included, but none of the replies
 // that HardStyle adds.
 func DefaultStyle() Style {
-	return Style{FastReply: 0.15, FastRecapture: 0.3, Slide: 0.25, Adjust: 0.05, ClockPress: 0.3, Hesitate: 0.05}
+	return Style{FastReply: 0.15, FastRecapture: 0.3, Slide: 0.25, Adjust: 0.05, ClockPress: 0.3, Hesitate: 0.05,
+		FastVictimFirst: 0.1, FastChain: 0.1, QuickAfterOpen: 0.3}
 }
 
-// HardStyle is DefaultStyle with the hardest replies as well: fast replies
-// that take a man of the side that has just moved by lifting it first,
-// chains of fast replies, and replies within the wait of a move still open.
+// HardStyle is DefaultStyle with the hardest replies much more often: fast
+// replies that take a man of the side that has just moved by lifting it
+// first, chains of fast replies, and replies within the wait of a move still
+// open.
 func HardStyle() Style {
 	st := DefaultStyle()
 	st.FastVictimFirst, st.FastChain, st.QuickAfterOpen = 0.5, 0.5, 1
