@@ -153,6 +153,7 @@ func (r *Runner) Submit(ctx context.Context, l trace.Line) error {
 func (r *Runner) Frame(ctx context.Context, occ board.Occupancy) {
 	call := func() {
 		now := r.clock.Now()
+		r.p.Advance(now)
 		if occ != r.p.raw {
 			r.mu.Lock()
 			hooks := r.inputs

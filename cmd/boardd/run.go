@@ -27,6 +27,8 @@ type runFlags struct {
 	timeControl string
 	tournament  bool
 	logLevel    string
+	input       string
+	archiveCap  string
 }
 
 // daemon is the running board: the parts started by `boardd run` share it.
@@ -36,6 +38,7 @@ type daemon struct {
 	ctx      context.Context
 	env      *environment
 	log      *slog.Logger
+	level    *slog.LevelVar // the log level: from the flag, else the config
 	flags    *runFlags
 	stateDir string
 	opts     pipeline.Options
@@ -53,22 +56,27 @@ func runDaemon(ctx context.Context, env *environment, args []string) int {
 	fs.StringVar(&f.laws, "laws", "", "law-set id: "+lawIDs()+" (default from the config, else fide2023)")
 	fs.StringVar(&f.stateDir, "state-dir", "", "state directory (default $STATE_DIRECTORY, else $XDG_STATE_HOME/boardd, else ~/.local/state/boardd)")
 	fs.StringVar(&f.listen, "listen", "", "console address (default 127.0.0.1:8080)")
-	fs.StringVar(&f.sensor, "sensor", "", "sensor driver: sim, serial:PATH, or a wiring from the config (default sim)")
-	fs.StringVar(&f.led, "led", "", "LED driver: none, serial:PATH, or a wiring from the config")
+	fs.StringVar(&f.sensor, "sensor", "", "sensor driver: sim, none, serial:SPEC, hc165, mcp23017, matrix, mcp3008 or mcp3208 (default from the config, else sim)")
+	fs.StringVar(&f.led, "led", "", "LED driver: none, sim, serial:SPEC, ws2812, sk6812, apa102, max7219 or ht16k33 (default from the config, else none)")
 	fs.StringVar(&f.hall, "hall", "", "club hall broker, mqtt://host:port (default: no hall)")
 	fs.StringVar(&f.boardID, "board-id", "", "this board's id in the hall (default the host name)")
 	fs.StringVar(&f.timeControl, "time-control", "", "time control, e.g. 40/5400+30:1800+30, or a preset (default: no clock)")
 	fs.BoolVar(&f.tournament, "tournament", false, "tournament mode: the arbiter exacts every penalty, nobody may waive one")
-	fs.StringVar(&f.logLevel, "log-level", "info", "log level: debug, info, warn or error")
+	fs.StringVar(&f.logLevel, "log-level", "", "log level: debug, info, warn or error (default from the config, else info)")
+	fs.StringVar(&f.input, "input", "", "play trace lines into the board from FILE, a FIFO, or - for standard input (a rig, a demonstration)")
+	fs.StringVar(&f.archiveCap, "archive-cap", "", "disk space for finished games, e.g. 64MiB (default 64MiB)")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
-	logger, err := newLogger(env.stderr, f.logLevel)
-	if err != nil {
-		fmt.Fprintf(env.stderr, "boardd: %v\n", err)
-		return 2
+	level := new(slog.LevelVar)
+	if f.logLevel != "" {
+		if err := level.UnmarshalText([]byte(f.logLevel)); err != nil {
+			fmt.Fprintf(env.stderr, "boardd: log level %q: want debug, info, warn or error\n", f.logLevel)
+			return 2
+		}
 	}
-	d := &daemon{ctx: ctx, env: env, log: logger, flags: f}
+	logger := slog.New(slog.NewTextHandler(env.stderr, &slog.HandlerOptions{Level: level}))
+	d := &daemon{ctx: ctx, env: env, log: logger, level: level, flags: f}
 	if err := d.start(); err != nil {
 		var ue usageError
 		if errors.As(err, &ue) {
@@ -80,7 +88,7 @@ func runDaemon(ctx context.Context, env *environment, args []string) int {
 		d.close()
 		return 1
 	}
-	err = d.runner.Run(ctx)
+	err := d.runner.Run(ctx)
 	d.log.Info("stopping")
 	if cerr := d.close(); cerr != nil && err == nil {
 		err = cerr
@@ -96,6 +104,16 @@ func runDaemon(ctx context.Context, env *environment, args []string) int {
 type usageError struct{ error }
 
 func (d *daemon) start() error {
+	// The configuration first: it may name the state directory and the log
+	// level.
+	if err := d.configure(); err != nil {
+		return err
+	}
+	if d.flags.logLevel != "" {
+		if err := d.level.UnmarshalText([]byte(d.flags.logLevel)); err != nil {
+			return usageError{fmt.Errorf("log level %q: want debug, info, warn or error", d.flags.logLevel)}
+		}
+	}
 	dir, err := stateDir(d.flags.stateDir, d.env.getenv)
 	if err != nil {
 		return usageError{err}
@@ -104,9 +122,6 @@ func (d *daemon) start() error {
 		return fmt.Errorf("state directory %s: %w", dir, err)
 	}
 	d.stateDir = dir
-	if err := d.configure(); err != nil {
-		return err
-	}
 	if _, err := arbiter.Lookup(d.opts.Laws); err != nil {
 		return usageError{err}
 	}

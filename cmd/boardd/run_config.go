@@ -2,9 +2,7 @@ package main
 
 import (
 	"errors"
-	"fmt"
 	"io/fs"
-	"os"
 
 	"github.com/boardd/boardd/config"
 )
@@ -52,10 +50,7 @@ func (d *daemon) loadConfig() (*config.Config, string, error) {
 	set("--board-id", "board_id", f.boardID, &c.BoardID)
 	set("--sensor", "sensor.wiring", f.sensor, &c.Sensor.Wiring)
 	set("--led", "led.wiring", f.led, &c.LED.Wiring)
-	// --log-level defaults to info: only another level overrides the file.
-	if f.logLevel != "" && f.logLevel != "info" {
-		set("--log-level", "log_level", f.logLevel, &c.LogLevel)
-	}
+	set("--log-level", "log_level", f.logLevel, &c.LogLevel)
 	if f.tournament {
 		c.Tournament = true
 	}
@@ -88,19 +83,10 @@ func (d *daemon) configure() error {
 	f := d.flags
 	f.laws, f.timeControl, f.listen, f.hall, f.boardID = c.Laws, c.TimeControl, c.Listen, c.Hall, c.BoardID
 	f.sensor, f.led, f.tournament = c.Sensor.Wiring, c.LED.Wiring, c.Tournament
-	if f.logLevel == "" || f.logLevel == "info" {
-		f.logLevel = c.LogLevel
-	}
-	if f.stateDir == "" && c.StateDir != "" {
-		// start() chose the state directory before reading the file.
-		if err := os.MkdirAll(c.StateDir, 0o750); err != nil {
-			return fmt.Errorf("state directory %s: %w", c.StateDir, err)
-		}
-		d.stateDir = c.StateDir
-	}
+	f.logLevel, f.stateDir = c.LogLevel, c.StateDir
 	d.opts.Laws = c.Laws
 	d.opts.Tournament = c.Tournament
-	d.opts.Clocked = c.TimeControl != ""
+	d.opts.TimeControl = c.TimeControl
 	d.opts.Debounce = c.Sensor.Debounce
 	d.opts.Logger = d.log
 	if path == "" {

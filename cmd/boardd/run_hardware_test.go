@@ -115,11 +115,11 @@ wiring = "ws2812"
 		t.Fatal(err)
 	}
 	f := d.flags
-	if d.opts.Laws != "hastings1895" || !d.opts.Clocked || d.opts.Debounce.Milliseconds() != 35 {
+	if d.opts.Laws != "hastings1895" || d.opts.TimeControl != "40/5400+30" || d.opts.Debounce.Milliseconds() != 35 {
 		t.Errorf("opts %+v", d.opts)
 	}
 	if f.listen != ":9000" || f.hall != "mqtt://hall.local:1883" || f.boardID != "board-2" || f.timeControl != "40/5400+30" ||
-		f.sensor != "hc165" || f.led != "none" || f.logLevel != "debug" {
+		f.sensor != "hc165" || f.led != "none" || f.logLevel != "info" {
 		t.Errorf("flags after configure %+v", *f)
 	}
 }

@@ -65,7 +65,11 @@ func (d *daemon) openJournal() error {
 	// variable from here on.
 	d.log = slog.New(slog.NewTextHandler(d.env.stderr, &slog.HandlerOptions{Level: rc.level}))
 	d.opts.Logger = d.log
-	capBytes, err := parseSize(d.env.getenv(envArchiveCap))
+	capText := d.flags.archiveCap
+	if capText == "" {
+		capText = d.env.getenv(envArchiveCap)
+	}
+	capBytes, err := parseSize(capText)
 	if err != nil {
 		return usageError{fmt.Errorf("$%s: %w", envArchiveCap, err)}
 	}
@@ -222,7 +226,11 @@ func (d *daemon) notifyReady() {
 			}
 		}
 	})
-	if path := d.env.getenv(envInput); path != "" {
+	path := d.flags.input
+	if path == "" {
+		path = d.env.getenv(envInput)
+	}
+	if path != "" {
 		go d.feedInput(ctx, path) // not waited for: it may be blocked opening a FIFO
 	}
 	d.onClose(func() error {
