@@ -11,6 +11,7 @@ import (
 
 	"github.com/boardd/boardd/arbiter"
 	"github.com/boardd/boardd/pipeline"
+	"github.com/boardd/boardd/serialport"
 	"github.com/boardd/boardd/timing"
 )
 
@@ -46,6 +47,7 @@ type daemon struct {
 	runner   *pipeline.Runner
 	clock    timing.Clock
 	closers  []func() error
+	serial   map[string]*serialport.Board // serial boards by port (run_serial.go)
 }
 
 func runDaemon(ctx context.Context, env *environment, args []string) int {

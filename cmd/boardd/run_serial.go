@@ -16,20 +16,14 @@ import (
 // feeds the scans, buttons and choices to the runner and shows the
 // pipeline's LED frames. A link used only for LEDs runs on its own.
 
-// serialBoardsKey keys the daemon's serial boards (by port) in d.ctx, so
-// that serialLEDs, called while the pipeline is built, and serialSensor,
-// called once the runner exists, find the same board.
-type serialBoardsKey struct{}
-
-type serialBoards map[string]*serialport.Board
-
-func (d *daemon) serialBoards() serialBoards {
-	if m, ok := d.ctx.Value(serialBoardsKey{}).(serialBoards); ok {
-		return m
+// serialBoards returns the daemon's serial boards by port, so that
+// serialLEDs, called while the pipeline is built, and serialSensor, called
+// once the runner exists, find the same board.
+func (d *daemon) serialBoards() map[string]*serialport.Board {
+	if d.serial == nil {
+		d.serial = map[string]*serialport.Board{}
 	}
-	m := serialBoards{}
-	d.ctx = context.WithValue(d.ctx, serialBoardsKey{}, m)
-	return m
+	return d.serial
 }
 
 // serialBoard returns the board on the port spec names, making it the first
