@@ -3,10 +3,10 @@ package hwtest
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"io"
 	"testing"
 
-	"github.com/boardd/boardd/arbiter"
 	"github.com/boardd/boardd/pipeline"
 	"github.com/boardd/boardd/trace"
 )
@@ -95,45 +95,11 @@ func BenchmarkReplayPath(b *testing.B) {
 	b.ReportMetric(float64(moves)*float64(b.N)/b.Elapsed().Seconds(), "moves/s")
 }
 
-// replayText does what cmd/boardd's replay does with a trace.
+// replayText does what boardd replay does with a trace.
 func replayText(in io.Reader, w io.Writer) error {
 	out := bufio.NewWriterSize(w, 64*1024)
-	var buf []byte
-	observe := func(r arbiter.Report) {
-		buf = r.AppendJSON(buf[:0])
-		buf = append(buf, '\n')
-		out.Write(buf)
-	}
-	tr := trace.NewReader(in)
-	var p *pipeline.Pipeline
-	var last trace.Line
-	opts := pipeline.Options{Laws: "fide2023"}
-	for {
-		l, err := tr.Next()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return err
-		}
-		if p == nil {
-			if l.Kind == trace.Setup {
-				opts.Setup = l.FEN
-			}
-			if p, err = pipeline.New(opts, nil, observe); err != nil {
-				return err
-			}
-			if l.Kind == trace.Setup {
-				continue
-			}
-		}
-		if err := p.Input(l); err != nil {
-			return err
-		}
-		last = l
-	}
-	if p != nil {
-		p.Finish(last.T)
+	if err := pipeline.Replay(context.Background(), in, out, pipeline.Options{Laws: "fide2023"}); err != nil {
+		return err
 	}
 	return out.Flush()
 }

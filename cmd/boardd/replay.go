@@ -55,7 +55,7 @@ func runReplay(ctx context.Context, env *environment, args []string) int {
 	}
 	out := bufio.NewWriterSize(env.stdout, 64*1024)
 	defer out.Flush()
-	err = replay(ctx, in, out, pipeline.Options{Laws: *laws, Tournament: *tournament, Odds: *odds, TimeControl: *timeControl, ClockAtFirstInput: true, Logger: logger})
+	err = pipeline.Replay(ctx, in, out, pipeline.Options{Laws: *laws, Tournament: *tournament, Odds: *odds, TimeControl: *timeControl, ClockAtFirstInput: true, Logger: logger})
 	var te *trace.Error
 	switch {
 	case errors.As(err, &te):
@@ -68,61 +68,6 @@ func runReplay(ctx context.Context, env *environment, args []string) int {
 		return 2
 	}
 	return 0
-}
-
-// replay runs every line of a trace through a pipeline and writes each report
-// as a JSON line.
-func replay(ctx context.Context, in io.Reader, out io.Writer, opts pipeline.Options) error {
-	tr := trace.NewReader(in)
-	var buf []byte
-	var werr error
-	observe := func(r arbiter.Report) {
-		buf = r.AppendJSON(buf[:0])
-		buf = append(buf, '\n')
-		if _, err := out.Write(buf); err != nil && werr == nil {
-			werr = err
-		}
-	}
-	var p *pipeline.Pipeline
-	var last trace.Line
-	for {
-		if err := ctx.Err(); err != nil {
-			return err
-		}
-		l, err := tr.Next()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return err
-		}
-		if p == nil {
-			if l.Kind == trace.Setup {
-				opts.Setup = l.FEN
-			}
-			if p, err = pipeline.New(opts, nil, observe); err != nil {
-				return &trace.Error{Line: tr.LineNumber(), Fault: err.Error()}
-			}
-			if l.Kind == trace.Setup {
-				continue
-			}
-		}
-		if err := p.Input(l); err != nil {
-			return &trace.Error{Line: tr.LineNumber(), Fault: err.Error()}
-		}
-		last = l
-		if werr != nil {
-			return werr
-		}
-	}
-	if p == nil {
-		var err error
-		if p, err = pipeline.New(opts, nil, observe); err != nil {
-			return err
-		}
-	}
-	p.Finish(last.T)
-	return werr
 }
 
 func newLogger(w io.Writer, level string) (*slog.Logger, error) {

@@ -1,0 +1,67 @@
+package pipeline
+
+import (
+	"context"
+	"io"
+
+	"github.com/boardd/boardd/arbiter"
+	"github.com/boardd/boardd/trace"
+)
+
+// Replay runs every line of a trace through a new pipeline built with opts,
+// in virtual time, and writes each report as a JSON line to out; at the end
+// of the input it fires the pending timers and writes the `end` line. A
+// `setup` first line sets the starting position. The error is a
+// *trace.Error naming the line at fault, ctx's error, or out's.
+func Replay(ctx context.Context, in io.Reader, out io.Writer, opts Options) error {
+	tr := trace.NewReader(in)
+	var buf []byte
+	var werr error
+	observe := func(r arbiter.Report) {
+		buf = r.AppendJSON(buf[:0])
+		buf = append(buf, '\n')
+		if _, err := out.Write(buf); err != nil && werr == nil {
+			werr = err
+		}
+	}
+	var p *Pipeline
+	var last trace.Line
+	for {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		l, err := tr.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return err
+		}
+		if p == nil {
+			if l.Kind == trace.Setup {
+				opts.Setup = l.FEN
+			}
+			if p, err = New(opts, nil, observe); err != nil {
+				return &trace.Error{Line: tr.LineNumber(), Fault: err.Error()}
+			}
+			if l.Kind == trace.Setup {
+				continue
+			}
+		}
+		if err := p.Input(l); err != nil {
+			return &trace.Error{Line: tr.LineNumber(), Fault: err.Error()}
+		}
+		last = l
+		if werr != nil {
+			return werr
+		}
+	}
+	if p == nil {
+		var err error
+		if p, err = New(opts, nil, observe); err != nil {
+			return err
+		}
+	}
+	p.Finish(last.T)
+	return werr
+}
