@@ -457,14 +457,19 @@ func (b *Board) setState(st *wire.State) {
 		b.pgn = st.PGN
 	}
 	ask, from := false, uint64(0)
-	if !b.started {
+	switch {
+	case !b.started:
 		// Follow the board from its game in progress.
-		from = 0
 		if st.GameSeq > 0 {
 			from = st.GameSeq - 1
 		}
 		b.started, b.last = true, from
 		b.asked, ask = time.Now(), true
+	case st.Events > b.last && time.Since(b.asked) > time.Second:
+		// The board sent events the hall never had (while the hall was
+		// not yet subscribed, say), and none has followed to show it.
+		b.gaps++
+		from, ask, b.asked = b.last, true, time.Now()
 	}
 	if st.Seq >= b.asOf {
 		s := st.State
@@ -488,6 +493,20 @@ func (b *Board) setHealth(hl *wire.Health) {
 	b.heard = b.h.o.Now()
 	b.mu.Unlock()
 	b.notify(console.Change{})
+}
+
+// resendAll asks the board for everything after what the hall holds: the
+// hall has just subscribed again and may have missed events meanwhile.
+func (b *Board) resendAll() {
+	b.mu.Lock()
+	started, last := b.started, b.last
+	if started {
+		b.asked = time.Now()
+	}
+	b.mu.Unlock()
+	if started {
+		b.h.resend(b.id, last)
+	}
 }
 
 // ackDue returns the seq to acknowledge, if it moved since the last.

@@ -248,6 +248,11 @@ func (h *Hall) up(cm *broker.Client) {
 		if err != nil && h.ctx.Err() == nil {
 			h.log.Error("hall: subscribing to the boards", "err", err)
 		}
+		// Events sent while the hall was away are not queued for it (its
+		// sessions start clean): ask every board for what it missed.
+		for _, b := range h.Boards() {
+			b.resendAll()
+		}
 		h.changedAll()
 	}()
 }

@@ -205,3 +205,16 @@ func ctxTimeout(t testing.TB, d time.Duration) context.Context {
 }
 
 var _ = fmt.Sprint
+
+// halltestStart starts a board with its own hall token (none if empty).
+func halltestStart(t testing.TB, id, url, token string, opts pipeline.Options) (*halltest.Board, error) {
+	t.Helper()
+	b, err := halltest.Start(context.Background(), halltest.Options{
+		ID: id, Dir: boardDir(t, id), Pipeline: opts, Broker: config(t, url, id), Token: token, Logger: logger(t).With("board", id),
+		MinBackoff: 20 * time.Millisecond, MaxBackoff: 200 * time.Millisecond, StateEvery: 20 * time.Millisecond,
+	})
+	if err == nil {
+		t.Cleanup(func() { b.Close() })
+	}
+	return b, err
+}

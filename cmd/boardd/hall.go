@@ -2,10 +2,152 @@ package main
 
 import (
 	"context"
+	"errors"
+	"flag"
 	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/boardd/boardd/console"
+	"github.com/boardd/boardd/hall"
+	"github.com/boardd/boardd/hall/broker"
 )
 
+// defaultHallAddr is where `boardd hall` listens unless told otherwise: not
+// the console's port, so that a hall and a board may share a machine.
+const defaultHallAddr = "127.0.0.1:8090"
+
+// runHall serves the club hall: it follows every board through the broker
+// and serves the grid, each board's page and the broadcast PGN.
 func runHall(ctx context.Context, env *environment, args []string) int {
-	fmt.Fprintln(env.stderr, "boardd hall: not built yet")
-	return 1
+	fs := flag.NewFlagSet("hall", flag.ContinueOnError)
+	fs.SetOutput(env.stderr)
+	brokerURL := fs.String("broker", "mqtt://127.0.0.1:1883", "the hall's MQTT broker: mqtt://[user@]host:port, mqtts://… for TLS (docs/hall.md)")
+	user := fs.String("user", "hall", "the hall's user name at the broker, when the URL has none")
+	listen := fs.String("listen", defaultHallAddr, "the hall's web address (HOST:PORT; :8090 for every interface)")
+	dir := fs.String("state-dir", "", "the hall's state directory: its arbiter token, its credentials (default $STATE_DIRECTORY, else $XDG_STATE_HOME/boardd-hall, else ~/.local/state/boardd-hall)")
+	event := fs.String("event", "", "the broadcast's Event tag, where the boards leave it unknown")
+	site := fs.String("site", "", "the broadcast's Site tag")
+	round := fs.String("round", "", "the round in play: its games are broadcast at /broadcast/rounds/ROUND.pgn")
+	pairings := fs.String("pairings", "", "a CSV file of board,white,black[,round] naming each board's players")
+	logLevel := fs.String("log-level", "info", "log level: debug, info, warn or error")
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(env.stderr, "boardd hall: unexpected arguments %q\n", fs.Args())
+		return 2
+	}
+	log, err := newLogger(env.stderr, *logLevel)
+	if err != nil {
+		fmt.Fprintf(env.stderr, "boardd hall: %v\n", err)
+		return 2
+	}
+	fail := func(code int, err error) int {
+		fmt.Fprintf(env.stderr, "boardd hall: %v\n", err)
+		return code
+	}
+	state, err := hallStateDir(*dir, env.getenv)
+	if err != nil {
+		return fail(2, err)
+	}
+	if err := os.MkdirAll(state, 0o750); err != nil {
+		return fail(1, fmt.Errorf("state directory %s: %w", state, err))
+	}
+	if _, _, err := net.SplitHostPort(*listen); err != nil {
+		return fail(2, fmt.Errorf("--listen %q: want HOST:PORT, e.g. %s", *listen, defaultHallAddr))
+	}
+	cfg, err := broker.Load(broker.Options{URL: *brokerURL, Username: *user, Dirs: []string{env.getenv("CREDENTIALS_DIRECTORY"), state}})
+	if err != nil {
+		return fail(2, fmt.Errorf("--broker: %w", err))
+	}
+	var pairs map[string]hall.Pairing
+	if *pairings != "" {
+		f, err := os.Open(*pairings)
+		if err != nil {
+			return fail(2, fmt.Errorf("--pairings: %w", err))
+		}
+		pairs, err = hall.ReadPairings(f, *pairings)
+		f.Close()
+		if err != nil {
+			return fail(2, fmt.Errorf("--pairings: %w", err))
+		}
+	}
+	token, created, err := console.LoadToken(state)
+	if err != nil {
+		return fail(1, err)
+	}
+	h, err := hall.New(ctx, hall.Options{Broker: cfg, Token: token, Event: *event, Site: *site, Round: *round, Pairings: pairs, Logger: log})
+	if err != nil {
+		return fail(1, err)
+	}
+	var hosts []string
+	if name, err := os.Hostname(); err == nil && name != "" {
+		hosts = append(hosts, name, name+".local")
+	}
+	srv, err := hall.NewServer(h, hall.ServerOptions{Hosts: hosts, Logger: log})
+	if err != nil {
+		h.Close()
+		return fail(1, err)
+	}
+	ln, err := console.Listen(*listen)
+	if err != nil {
+		srv.Close()
+		h.Close()
+		return fail(1, err)
+	}
+	hs := console.HTTPServer(srv)
+	hs.ErrorLog = slog.NewLogLogger(log.Handler(), slog.LevelWarn)
+	served := make(chan error, 1)
+	go func() { served <- hs.Serve(ln) }()
+	url := console.URL(ln.Addr())
+	log.Info("boardd hall", "url", url, "broker", cfg.Redacted(), "state", state, "boards_paired", len(pairs))
+	tokenPath := filepath.Join(state, console.TokenFile)
+	if created {
+		log.Info("arbiter token created; it is shown this once and kept in "+tokenPath+"; copy it into each board's hall-token file",
+			"token", token, "arbiter_url", url+"#token="+token)
+	} else {
+		log.Info("arbiter token kept in " + tokenPath + " (each board's hall-token must hold the same)")
+	}
+	var serveErr error
+	select {
+	case <-ctx.Done():
+	case serveErr = <-served:
+	}
+	log.Info("stopping")
+	srv.Close()
+	sctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
+	defer cancel()
+	if err := hs.Shutdown(sctx); err != nil {
+		log.Warn("hall: shutdown", "err", err)
+	}
+	h.Close()
+	if serveErr != nil && !errors.Is(serveErr, http.ErrServerClosed) {
+		return fail(1, serveErr)
+	}
+	return 0
+}
+
+// hallStateDir picks the hall's state directory: the flag, else
+// $STATE_DIRECTORY (systemd's StateDirectory=), else
+// $XDG_STATE_HOME/boardd-hall, else ~/.local/state/boardd-hall.
+func hallStateDir(flagValue string, getenv func(string) string) (string, error) {
+	if flagValue != "" {
+		return flagValue, nil
+	}
+	if v := getenv("STATE_DIRECTORY"); v != "" {
+		return stateDir("", getenv)
+	}
+	if v := getenv("XDG_STATE_HOME"); v != "" {
+		return filepath.Join(v, "boardd-hall"), nil
+	}
+	home := getenv("HOME")
+	if home == "" {
+		return "", errors.New("no state directory: set --state-dir, $STATE_DIRECTORY, $XDG_STATE_HOME or $HOME")
+	}
+	return filepath.Join(home, ".local", "state", "boardd-hall"), nil
 }

@@ -290,6 +290,7 @@ type Client struct {
 	cm     *autopaho.ConnectionManager
 	conn   context.Context // the connection's lifetime; nil while down
 	cancel context.CancelFunc
+	upCh   chan struct{} // closed when the next connection is up
 }
 
 // Connect starts a client that connects to the broker and reconnects
@@ -319,7 +320,7 @@ func Connect(ctx context.Context, o ClientOptions) (*Client, error) {
 		keep = 20 * time.Second
 	}
 	c := o.Config
-	cl := &Client{}
+	cl := &Client{upCh: make(chan struct{})}
 	var failing atomic.Bool
 	cfg := autopaho.ClientConfig{
 		ServerUrls:                    []*url.URL{c.URL},
@@ -345,6 +346,7 @@ func Connect(ctx context.Context, o ClientOptions) (*Client, error) {
 			cl.mu.Lock()
 			cl.cm = cm // before NewConnection returns, perhaps
 			cl.conn, cl.cancel = context.WithCancel(context.Background())
+			close(cl.upCh)
 			cl.mu.Unlock()
 			if o.OnUp != nil {
 				o.OnUp(cl)
@@ -402,6 +404,7 @@ func (c *Client) lost() {
 	c.mu.Lock()
 	if c.cancel != nil {
 		c.cancel()
+		c.upCh = make(chan struct{})
 	}
 	c.conn, c.cancel = nil, nil
 	c.mu.Unlock()
@@ -474,7 +477,17 @@ func (c *Client) Subscribe(ctx context.Context, topics ...string) ([]byte, error
 
 // AwaitConnection waits until the client is connected.
 func (c *Client) AwaitConnection(ctx context.Context) error {
-	return c.manager().AwaitConnection(ctx)
+	c.mu.Lock()
+	up := c.upCh
+	c.mu.Unlock()
+	select {
+	case <-up:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-c.Done():
+		return errors.New("broker: the client has stopped")
+	}
 }
 
 // Done is closed when the client has stopped (its context ended).

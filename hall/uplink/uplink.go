@@ -156,7 +156,9 @@ type Uplink struct {
 	stats      Stats
 }
 
-// Start connects to the broker and begins publishing. Close stops it.
+// Start connects to the broker and begins publishing, until Close (ctx's
+// values are kept, not its end: Close says goodbye to the hall, which needs
+// the connection).
 func Start(ctx context.Context, o Options) (*Uplink, error) {
 	if err := wire.CheckBoard(o.Board); err != nil {
 		return nil, fmt.Errorf("uplink: %w", err)
@@ -203,7 +205,7 @@ func Start(ctx context.Context, o Options) (*Uplink, error) {
 		return nil, err
 	}
 	u.log.Info("hall: publishing", "broker", o.Broker.Redacted(), "from_seq", u.next, "journal_seq", u.seen)
-	u.ctx, u.cancel = context.WithCancel(ctx)
+	u.ctx, u.cancel = context.WithCancel(context.WithoutCancel(ctx))
 	u.cm, err = broker.Connect(u.ctx, broker.ClientOptions{
 		Config:     o.Broker,
 		ClientID:   "boardd-" + o.Board,
@@ -609,6 +611,7 @@ func eventFor(board string, rec journal.Record) (wire.Event, bool) {
 func (u *Uplink) publishState() error {
 	u.mu.Lock()
 	u.stateDirty = false
+	events := u.prev
 	u.mu.Unlock()
 	seq, game := u.o.Journal.Seq(), u.o.Journal.Game()
 	ctx, cancel := context.WithTimeout(u.ctx, 10*time.Second)
@@ -621,7 +624,7 @@ func (u *Uplink) publishState() error {
 	if err != nil {
 		return err
 	}
-	msg := &wire.State{Board: u.o.Board, Seq: seq, Game: game, GameSeq: u.currentGameSeq(game), At: u.o.Now(), State: st, PGN: pgn}
+	msg := &wire.State{Board: u.o.Board, Seq: seq, Game: game, GameSeq: u.currentGameSeq(game), Events: events, At: u.o.Now(), State: st, PGN: pgn}
 	payload, err := wire.Encode(msg)
 	if err != nil {
 		return err
@@ -825,18 +828,24 @@ func LoadToken(dirs ...string) (token, path string, err error) {
 			continue
 		}
 		p := filepath.Join(d, TokenFile)
-		data, err := os.ReadFile(p)
-		if errors.Is(err, os.ErrNotExist) {
+		if _, err := os.Stat(p); errors.Is(err, os.ErrNotExist) {
 			continue
 		}
-		if err != nil {
-			return "", p, fmt.Errorf("hall token: %w", err)
-		}
-		t := strings.TrimSpace(string(data))
-		if len(t) < 16 || strings.ContainsFunc(t, func(r rune) bool { return r <= ' ' || r > '~' }) {
-			return "", p, fmt.Errorf("hall token %s: want at least 16 printable characters without spaces (the hall's arbiter-token)", p)
-		}
-		return t, p, nil
+		t, err := ReadToken(p)
+		return t, p, err
 	}
 	return "", "", nil
+}
+
+// ReadToken reads the hall's arbiter token from the file at path.
+func ReadToken(path string) (string, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return "", fmt.Errorf("hall token: %w", err)
+	}
+	t := strings.TrimSpace(string(data))
+	if len(t) < 16 || strings.ContainsFunc(t, func(r rune) bool { return r <= ' ' || r > '~' }) {
+		return "", fmt.Errorf("hall token %s: want at least 16 printable characters without spaces (the hall's arbiter-token)", path)
+	}
+	return t, nil
 }

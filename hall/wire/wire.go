@@ -138,13 +138,16 @@ type Tag struct {
 // State is the board as it stands (topic state, retained): what its console
 // shows, and its game as PGN. Seq is the journal's sequence number when it
 // was taken; GameSeq that of the header of the game in progress, from which
-// a hall that starts late asks for the game's events.
+// a hall that starts late asks for the game's events; Events that of the
+// last event the board sent before it, so that a hall holding less knows it
+// missed some even when no event follows.
 type State struct {
 	V       int           `json:"v"`
 	Board   string        `json:"board"`
 	Seq     uint64        `json:"seq"`
 	Game    uint64        `json:"game"`
 	GameSeq uint64        `json:"game_seq"`
+	Events  uint64        `json:"events"`
 	At      time.Time     `json:"at"`
 	State   console.State `json:"state"`
 	PGN     string        `json:"pgn"`
