@@ -404,6 +404,20 @@ func (c *Config) checkSharing(fail func(string, any, string)) {
 			claimPin(fmt.Sprintf("sensor.adc.chip_selects[%d]", i), p, fmt.Sprintf("the chip select of ADC %d", i))
 		}
 	}
+	if cd := c.ClockDisplay; cd.Configured() {
+		for _, p := range []struct{ key, pin, what string }{
+			{"clock_display.white_clk", cd.WhiteCLK, "White's clock display clock pin"},
+			{"clock_display.white_dio", cd.WhiteDIO, "White's clock display data pin"},
+			{"clock_display.black_clk", cd.BlackCLK, "Black's clock display clock pin"},
+			{"clock_display.black_dio", cd.BlackDIO, "Black's clock display data pin"},
+		} {
+			if p.pin == "" {
+				fail(p.key, p.pin, "a GPIO name: the clock display needs all four pins")
+				continue
+			}
+			claimPin(p.key, p.pin, p.what)
+		}
+	}
 	keys := make([]string, 0, len(c.Buttons.Pins))
 	for k := range c.Buttons.Pins {
 		keys = append(keys, k)

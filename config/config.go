@@ -43,9 +43,24 @@ type Config struct {
 	// when it is turned round ([board] a1).
 	A1 board.Square
 
-	Sensor  Sensor
-	LED     LED
-	Buttons Buttons
+	Sensor       Sensor
+	LED          LED
+	Buttons      Buttons
+	ClockDisplay ClockDisplay
+}
+
+// ClockDisplay configures two TM1637 4-digit displays that show the game
+// clocks ([clock_display]); each display needs its own clock and data pin.
+// Empty pins: no display.
+type ClockDisplay struct {
+	WhiteCLK, WhiteDIO string // GPIO names of White's display
+	BlackCLK, BlackDIO string // GPIO names of Black's display
+	Brightness         int    // a step from 1 (dimmest) to 8 (brightest), 0 for the driver's default
+}
+
+// Configured reports whether the clock display is wired.
+func (c ClockDisplay) Configured() bool {
+	return c.WhiteCLK != "" || c.WhiteDIO != "" || c.BlackCLK != "" || c.BlackDIO != ""
 }
 
 // Layout says which square each input of a sensor wiring, or each LED of a

@@ -139,6 +139,17 @@ black_check = ""`, func(t *testing.T, c *Config) {
 				t.Errorf("buttons %+v", b)
 			}
 		}},
+		{"clock display", `[clock_display]
+white_clk = "GPIO20"
+white_dio = "GPIO21"
+black_clk = "GPIO19"
+black_dio = "GPIO26"
+brightness = 8`, func(t *testing.T, c *Config) {
+			want := ClockDisplay{WhiteCLK: "GPIO20", WhiteDIO: "GPIO21", BlackCLK: "GPIO19", BlackDIO: "GPIO26", Brightness: 8}
+			if c.ClockDisplay != want || !c.ClockDisplay.Configured() {
+				t.Errorf("clock display %+v", c.ClockDisplay)
+			}
+		}},
 		{"serial wirings", `[sensor]
 wiring = "serial:/dev/ttyACM0"
 [led]
@@ -192,7 +203,7 @@ func TestParseInvalid(t *testing.T) {
 wiring = "hc165"
 rat = 100`, []string{`sensor.rat = 100: expected no such key: the keys here are adc, along, debounce, fault_after, first, hc165, matrix, mcp23017, rate, retries, serpentine, squares, wiring`}},
 		{"unknown table", `[leds]
-wiring = "ws2812"`, []string{`leds = {wiring}: expected no such key: the keys here are board, board_id, buttons, hall, laws, led, listen, log_level, sensor, state_dir, time_control, tournament`}},
+wiring = "ws2812"`, []string{`leds = {wiring}: expected no such key: the keys here are board, board_id, buttons, clock_display, hall, laws, led, listen, log_level, sensor, state_dir, time_control, tournament`}},
 		{"rate out of range", `[sensor]
 rate = 0`, []string{`sensor.rate = 0: expected scans a second, a number from 1 to 2000`}},
 		{"rate not a number", `[sensor]
@@ -239,6 +250,12 @@ brightness = 0`, []string{`led.brightness = 0: expected a brightness in percent,
 		{"board id", `board_id = "board/7"`, []string{`board_id = "board/7": expected an id of letters, digits, '.', '_' and '-' (at most 64), or "" for the host name`}},
 		{"time control", `time_control = "40/90min"`, []string{`time_control = "40/90min": expected a time control: periods [moves/]seconds[+increment] joined by ':', such as "40/5400+30:1800+30", a preset name, or "" for none`}},
 		{"log level", `log_level = "trace"`, []string{`log_level = "trace": expected debug, info, warn or error`}},
+		{"clock display short of a pin", `[clock_display]
+white_clk = "GPIO20"
+white_dio = "GPIO21"
+black_clk = "GPIO19"`, []string{`clock_display.black_dio = "": expected a GPIO name: the clock display needs all four pins`}},
+		{"clock display too bright", `[clock_display]
+brightness = 9`, []string{`clock_display.brightness = 9: expected a brightness step (1 dimmest, 8 brightest, 0 the default), a whole number from 0 to 8`}},
 		{"unknown button", `[buttons]
 white_resign = "GPIO5"`, []string{`buttons.white_resign = "GPIO5": expected no such key: the keys here are active_high, black_check, black_claim, black_clock, black_jadoube, debounce, white_check, white_claim, white_clock, white_jadoube`}},
 		{"button pin not a name", `[buttons]

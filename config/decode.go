@@ -393,19 +393,29 @@ func (d *decoder) top(doc map[string]any, c *Config) {
 		}
 	}
 
+	cd := &c.ClockDisplay
+	clockDisplay := map[string]field{
+		"white_clk":  d.str(&cd.WhiteCLK, checkGPIO),
+		"white_dio":  d.str(&cd.WhiteDIO, checkGPIO),
+		"black_clk":  d.str(&cd.BlackCLK, checkGPIO),
+		"black_dio":  d.str(&cd.BlackDIO, checkGPIO),
+		"brightness": d.integer(&cd.Brightness, 0, 8, "a brightness step (1 dimmest, 8 brightest, 0 the default)"),
+	}
+
 	d.table("", doc, map[string]field{
-		"laws":         d.str(&c.Laws, checkLaws),
-		"tournament":   d.boolean(&c.Tournament),
-		"time_control": d.str(&c.TimeControl, checkTimeControl),
-		"listen":       d.str(&c.Listen, checkListen),
-		"state_dir":    d.str(&c.StateDir, checkDir),
-		"hall":         d.str(&c.Hall, checkHall),
-		"board_id":     d.str(&c.BoardID, checkBoardID),
-		"log_level":    d.str(&c.LogLevel, checkLogLevel),
-		"board":        d.sub(map[string]field{"a1": d.corner(&c.A1)}),
-		"sensor":       d.sub(sensor),
-		"led":          d.sub(led),
-		"buttons":      d.sub(buttons),
+		"laws":          d.str(&c.Laws, checkLaws),
+		"tournament":    d.boolean(&c.Tournament),
+		"time_control":  d.str(&c.TimeControl, checkTimeControl),
+		"listen":        d.str(&c.Listen, checkListen),
+		"state_dir":     d.str(&c.StateDir, checkDir),
+		"hall":          d.str(&c.Hall, checkHall),
+		"board_id":      d.str(&c.BoardID, checkBoardID),
+		"log_level":     d.str(&c.LogLevel, checkLogLevel),
+		"board":         d.sub(map[string]field{"a1": d.corner(&c.A1)}),
+		"sensor":        d.sub(sensor),
+		"led":           d.sub(led),
+		"buttons":       d.sub(buttons),
+		"clock_display": d.sub(clockDisplay),
 	})
 }
 

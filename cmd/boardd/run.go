@@ -27,6 +27,7 @@ type runFlags struct {
 	boardID     string
 	timeControl string
 	tournament  bool
+	odds        string
 	logLevel    string
 	input       string
 	archiveCap  string
@@ -64,6 +65,7 @@ func runDaemon(ctx context.Context, env *environment, args []string) int {
 	fs.StringVar(&f.boardID, "board-id", "", "this board's id in the hall (default the host name)")
 	fs.StringVar(&f.timeControl, "time-control", "", "time control, e.g. 40/5400+30:1800+30, or a preset (default: no clock)")
 	fs.BoolVar(&f.tournament, "tournament", false, "tournament mode: the arbiter exacts every penalty, nobody may waive one")
+	fs.StringVar(&f.odds, "odds", "", "a game at odds: the men given (squares, or pawn, knight, rook, queen, pawn-and-move), comma-separated; add 'move' to give the move too")
 	fs.StringVar(&f.logLevel, "log-level", "", "log level: debug, info, warn or error (default from the config, else info)")
 	fs.StringVar(&f.input, "input", "", "play trace lines into the board from FILE, a FIFO, or - for standard input (a rig, a demonstration)")
 	fs.StringVar(&f.archiveCap, "archive-cap", "", "disk space for finished games, e.g. 64MiB (default 64MiB)")
@@ -135,6 +137,9 @@ func (d *daemon) start() error {
 	d.runner = pipeline.NewRunner(d.pipe, d.clock)
 	d.attachJournal()
 	if err := d.startHardware(); err != nil {
+		return err
+	}
+	if err := d.startClockDisplay(); err != nil {
 		return err
 	}
 	if err := d.startConsole(); err != nil {

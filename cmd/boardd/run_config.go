@@ -87,6 +87,7 @@ func (d *daemon) configure() error {
 	d.opts.Laws = c.Laws
 	d.opts.Tournament = c.Tournament
 	d.opts.TimeControl = c.TimeControl
+	d.opts.Odds = f.odds
 	d.opts.Debounce = c.Sensor.Debounce
 	d.opts.Logger = d.log
 	if path == "" {
