@@ -126,8 +126,14 @@ func (d *daemon) start() error {
 		return fmt.Errorf("state directory %s: %w", dir, err)
 	}
 	d.stateDir = dir
-	if _, err := arbiter.Lookup(d.opts.Laws); err != nil {
+	ls, err := arbiter.Lookup(d.opts.Laws)
+	if err != nil {
 		return usageError{err}
+	}
+	if d.opts.Odds != "" {
+		if _, err := arbiter.NewGame(arbiter.Options{Laws: ls, Odds: d.opts.Odds}); err != nil {
+			return usageError{fmt.Errorf("--odds: %w", err)}
+		}
 	}
 	d.clock = timing.NewReal()
 	// The journal builds the pipeline, replaying the game in progress.
