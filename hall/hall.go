@@ -44,8 +44,8 @@ type Options struct {
 	// the round) board by board.
 	Event, Site, Round string
 	Pairings           map[string]Pairing
-	// AckEvery is how often the hall acknowledges what it holds (500 ms
-	// if zero).
+	// AckEvery is how often the hall acknowledges what it holds (1 s if
+	// zero): what a board sends again after it reconnects.
 	AckEvery time.Duration
 	// ActionTimeout bounds the wait for a board's reply to an action (5 s
 	// if zero).
@@ -80,12 +80,12 @@ type Hall struct {
 
 // Stats count what the hall received.
 type Stats struct {
-	Messages   uint64 // every message received
-	Events     uint64 // events applied
-	Duplicates uint64 // events dropped as already held
-	Gaps       uint64 // events dropped as not following: a resend was asked
-	States     uint64
-	Bad        uint64 // messages that could not be read
+	Messages   uint64 `json:"messages"`   // every message received
+	Events     uint64 `json:"events"`     // events applied
+	Duplicates uint64 `json:"duplicates"` // events dropped as already held
+	Gaps       uint64 `json:"gaps"`       // events dropped as not following: a resend was asked
+	States     uint64 `json:"states"`     // state messages
+	Bad        uint64 `json:"bad"`        // messages that could not be read
 }
 
 // New connects the hall to the broker and begins following the boards. The
@@ -98,7 +98,7 @@ func New(ctx context.Context, o Options) (*Hall, error) {
 		o.ClientID = "boardd-hall"
 	}
 	if o.AckEvery <= 0 {
-		o.AckEvery = 500 * time.Millisecond
+		o.AckEvery = time.Second
 	}
 	if o.ActionTimeout <= 0 {
 		o.ActionTimeout = 5 * time.Second

@@ -238,11 +238,12 @@ type Overview struct {
 	Site      string    `json:"site"`
 	Round     string    `json:"round"`
 	Connected bool      `json:"connected"` // the hall is connected to the broker
+	Stats     Stats     `json:"stats"`
 	Boards    []Summary `json:"boards"`
 }
 
 func (s *Server) overview() Overview {
-	o := Overview{Event: s.h.o.Event, Site: s.h.o.Site, Round: s.h.o.Round, Connected: s.h.Connected(), Boards: []Summary{}}
+	o := Overview{Event: s.h.o.Event, Site: s.h.o.Site, Round: s.h.o.Round, Connected: s.h.Connected(), Stats: s.h.Stats(), Boards: []Summary{}}
 	for _, b := range s.h.Boards() {
 		o.Boards = append(o.Boards, b.Summary())
 	}

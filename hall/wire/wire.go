@@ -12,7 +12,6 @@
 package wire
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -321,27 +320,49 @@ func Encode(v any) ([]byte, error) {
 	return data, nil
 }
 
-// Decode reads payload into v (a pointer to one of the payload types), after
-// checking it is one JSON object of protocol Version. what names the payload
+// Decode reads payload into v (a pointer to one of the payload types), and
+// checks it is one JSON object of protocol Version. what names the payload
 // in errors (its topic, say).
 func Decode(payload []byte, v any, what string) error {
-	var probe struct {
-		V *int `json:"v"`
-	}
-	if err := json.Unmarshal(payload, &probe); err != nil {
-		return fmt.Errorf("wire: %s: not a JSON object: %s", what, strings.TrimPrefix(err.Error(), "json: "))
-	}
-	if probe.V == nil {
-		return fmt.Errorf(`wire: %s: no "v" (the protocol version)`, what)
-	}
-	if *probe.V != Version {
-		return fmt.Errorf("wire: %s: protocol version %d: this boardd speaks version %d", what, *probe.V, Version)
-	}
-	dec := json.NewDecoder(bytes.NewReader(payload))
-	if err := dec.Decode(v); err != nil {
+	if err := json.Unmarshal(payload, v); err != nil {
+		// A payload of another version may not fit this one's types:
+		// say so rather than how it does not fit.
+		var probe struct {
+			V *int `json:"v"`
+		}
+		if json.Unmarshal(payload, &probe) == nil && probe.V != nil && *probe.V != Version {
+			return versionError(what, *probe.V)
+		}
 		return fmt.Errorf("wire: %s: %s", what, strings.TrimPrefix(err.Error(), "json: "))
 	}
-	return nil
+	var ver int
+	switch p := v.(type) {
+	case *Event:
+		ver = p.V
+	case *State:
+		ver = p.V
+	case *Health:
+		ver = p.V
+	case *Ack:
+		ver = p.V
+	case *Action:
+		ver = p.V
+	case *Reply:
+		ver = p.V
+	default:
+		return fmt.Errorf("wire: cannot decode into a %T", v)
+	}
+	switch ver {
+	case Version:
+		return nil
+	case 0:
+		return fmt.Errorf(`wire: %s: no "v" (the protocol version)`, what)
+	}
+	return versionError(what, ver)
+}
+
+func versionError(what string, v int) error {
+	return fmt.Errorf("wire: %s: protocol version %d: this boardd speaks version %d", what, v, Version)
 }
 
 // DecodeEvent reads and checks an event from board: its kind, its sequence

@@ -1,0 +1,112 @@
+package hall
+
+import (
+	"context"
+	"log/slog"
+	"testing"
+	"time"
+
+	"github.com/boardd/boardd/arbiter"
+	"github.com/boardd/boardd/console"
+	"github.com/boardd/boardd/hall/wire"
+	"github.com/boardd/boardd/journal/journaltest"
+	"github.com/boardd/boardd/pipeline"
+	"github.com/boardd/boardd/timing"
+)
+
+// benchPayloads plays a game of 40 moves on a pipeline and returns, for each
+// move, the event and the state message a board publishes for it.
+func benchPayloads(b *testing.B) (events, states [][]byte) {
+	b.Helper()
+	p, err := pipeline.New(pipeline.Options{Laws: "fide2023"}, nil, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	r := pipeline.NewRunner(p, timing.NewReal())
+	var moves []arbiter.Report
+	r.OnReport(func(rep arbiter.Report) {
+		if rep.Type == "move" {
+			moves = append(moves, rep)
+		}
+	})
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go r.Run(ctx)
+	local, err := console.NewLocal(r, console.LocalOptions{ID: "b1", Poll: -1})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer local.Close()
+	pl := journaltest.NewPlayer(0, journaltest.Timing{Step: 30 * time.Millisecond, Pause: 400 * time.Millisecond})
+	uci := []string{"e2e4", "e7e5", "g1f3", "b8c6", "f1b5", "a7a6", "b5a4", "g8f6", "e1g1", "f8e7", "f1e1", "b7b5", "a4b3", "d7d6", "c2c3", "e8g8", "h2h3", "c6b8", "d2d4", "b8d7",
+		"b1d2", "c8b7", "b3c2", "f8e8", "d2f1", "e7f8", "f1g3", "g7g6", "c1g5", "h7h6", "g5d2", "f8g7", "a2a4", "c7c5", "d4d5", "c5c4", "a4b5", "a6b5", "a1a8", "d8a8"}
+	if err := pl.Move(uci...); err != nil {
+		b.Fatal(err)
+	}
+	seq := uint64(1)
+	prev := uint64(0)
+	for _, l := range pl.Lines {
+		if err := r.Submit(ctx, l); err != nil {
+			b.Fatal(err)
+		}
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for len(moves) < len(uci) && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	st, err := local.State(ctx)
+	if err != nil {
+		b.Fatal(err)
+	}
+	pgn, _ := local.PGN(ctx)
+	for _, m := range moves {
+		seq += 3
+		ev := &wire.Event{Board: "b1", Seq: seq, Prev: prev, Kind: wire.EventReport, Report: m.AppendJSON(nil)}
+		prev = seq
+		data, err := wire.Encode(ev)
+		if err != nil {
+			b.Fatal(err)
+		}
+		events = append(events, data)
+		seq++
+		sm := &wire.State{Board: "b1", Seq: seq, Game: 1, GameSeq: 1, Events: prev, State: st, PGN: pgn}
+		data, err = wire.Encode(sm)
+		if err != nil {
+			b.Fatal(err)
+		}
+		states = append(states, data)
+	}
+	return events, states
+}
+
+// BenchmarkHallMessages measures the hall taking one move's messages from a
+// board: the move event and the state message that follows it (a state of
+// the game 40 moves in, with its PGN).
+func BenchmarkHallMessages(b *testing.B) {
+	events, states := benchPayloads(b)
+	b.Logf("event %d bytes, state %d bytes", len(events[0]), len(states[len(states)-1]))
+	h := &Hall{o: Options{Logger: slog.New(slog.DiscardHandler), Now: time.Now}, log: slog.New(slog.DiscardHandler),
+		boards: map[string]*Board{}, resends: map[string]uint64{}, waiters: map[string]chan wire.Reply{}, ackKick: make(chan struct{}, 1)}
+	var bytes int64
+	for _, e := range events {
+		bytes += int64(len(e))
+	}
+	for _, s := range states {
+		bytes += int64(len(s))
+	}
+	b.SetBytes(bytes / int64(len(events)))
+	b.ReportAllocs()
+	n := 0
+	for b.Loop() {
+		i := n % len(events)
+		if i == 0 {
+			// The board's game begins again: a fresh board each round.
+			h.mu.Lock()
+			h.boards, h.order = map[string]*Board{}, nil
+			h.mu.Unlock()
+		}
+		h.message(wire.Topic("b1", wire.KindEvent), events[i], false)
+		h.message(wire.Topic("b1", wire.KindState), states[i], true)
+		n++
+	}
+}
