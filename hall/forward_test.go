@@ -95,6 +95,13 @@ func TestBrokerKilledMidGame(t *testing.T) {
 	start := time.Now()
 	waitFor(t, "14 moves of each board in the hall after the broker's restart", 20*time.Second, held(14))
 	t.Logf("the hall caught up %v after the broker's restart", time.Since(start).Round(time.Millisecond))
+	// The rebooted board sent what it played before the reboot from its
+	// journal: nothing of it was in memory any more.
+	if st := r.b.Uplink.Stats(); st.FromDisk == 0 {
+		t.Errorf("b2 sent %d events after its reboot, none from its journal", st.Events)
+	} else {
+		t.Logf("b2 sent %d events from its journal after its reboot", st.FromDisk)
+	}
 	play(14, len(testGames[0]))
 
 	for _, p := range ps {

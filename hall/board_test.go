@@ -1,0 +1,186 @@
+package hall
+
+import (
+	"log/slog"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/boardd/boardd/arbiter"
+	"github.com/boardd/boardd/board"
+	"github.com/boardd/boardd/console"
+	"github.com/boardd/boardd/hall/wire"
+)
+
+// testHall is a hall without a broker: what it would send goes nowhere, and
+// the resends it asks for are kept in h.resends.
+func testHall() *Hall {
+	log := slog.New(slog.DiscardHandler)
+	return &Hall{o: Options{Logger: log, Now: time.Now}, log: log, boards: map[string]*Board{}, resends: map[string]uint64{},
+		waiters: map[string]chan wire.Reply{}, ackKick: make(chan struct{}, 1)}
+}
+
+func moveEvent(seq, prev uint64, side, uci, san, fen string) *wire.Event {
+	r := arbiter.Report{Type: "move", Side: side, UCI: uci, SAN: san, FEN: fen}
+	return &wire.Event{Board: "b1", Seq: seq, Prev: prev, Kind: wire.EventReport, Report: r.AppendJSON(nil)}
+}
+
+func sans(b *Board) string {
+	var out []string
+	for _, m := range b.Moves() {
+		out = append(out, m.SAN)
+	}
+	return strings.Join(out, " ")
+}
+
+const (
+	fenE4   = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"
+	fenE4E5 = "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2"
+	fenNf3  = "rnbqkbnr/pppppppp/8/8/8/5N2/PPPPPPPP/RNBQKB1R b KQkq - 1 1"
+)
+
+// Events are taken in order once each: a duplicate is dropped, a gap asks
+// the board to send again from the last held, and a ruling that takes a
+// move back is followed by the move played instead.
+func TestBoardEvents(t *testing.T) {
+	h := testHall()
+	b := h.board("b1")
+	b.event(&wire.Event{Board: "b1", Seq: 1, Kind: wire.EventHeader, Header: &wire.Header{Game: 1, Laws: "sarratt1808"}})
+	b.event(moveEvent(4, 1, "white", "e2e4", "e4", fenE4))
+	b.event(moveEvent(4, 1, "white", "e2e4", "e4", fenE4)) // again
+	if got := sans(b); got != "e4" {
+		t.Fatalf("moves %q after a duplicate", got)
+	}
+	b.event(moveEvent(9, 7, "black", "e7e5", "e5", fenE4E5)) // 7 never came
+	applied, dups, gaps, last := b.Counts()
+	if applied != 2 || dups != 1 || gaps != 1 || last != 4 {
+		t.Errorf("applied %d, duplicates %d, gaps %d, last %d; want 2 1 1 4", applied, dups, gaps, last)
+	}
+	if seq, ok := h.resends["b1"]; !ok || seq != 4 {
+		t.Errorf("resends %v, want b1 from 4+1", h.resends)
+	}
+	// The board sends again from 5.
+	irr := arbiter.Report{Type: "irregularity", Kind: "touch-move", Law: "sarratt1808:7", Offender: "white", Chooser: "black",
+		Options: []arbiter.Option{{ID: "stand"}, {ID: "move-touched"}}}
+	b.event(&wire.Event{Board: "b1", Seq: 7, Prev: 4, Kind: wire.EventReport, Report: irr.AppendJSON(nil)})
+	if s := b.Summary(); s.Pending == nil || s.Pending.Chooser != "black" {
+		t.Errorf("pending %+v, want Black to choose", s.Pending)
+	}
+	ruling := arbiter.Report{Type: "ruling", Option: "move-touched", By: "arbiter", Law: "sarratt1808:7"}
+	b.event(&wire.Event{Board: "b1", Seq: 8, Prev: 7, Kind: wire.EventReport, Report: ruling.AppendJSON(nil)})
+	// e4 was taken back: Nf3 follows the start position, not e4.
+	b.event(moveEvent(12, 8, "white", "g1f3", "Nf3", fenNf3))
+	if got := sans(b); got != "Nf3" {
+		t.Errorf("moves %q after the take-back, want Nf3", got)
+	}
+	s := b.Summary()
+	if s.Pending != nil || s.Moves != 1 || s.Last == nil || s.Last.Ply != 1 || s.Turn != "black" {
+		t.Errorf("summary %+v", s)
+	}
+	st, err := b.State(nil)
+	if err == nil {
+		t.Errorf("a state before the board sent one: %+v", st)
+	}
+	b.setState(&wire.State{Board: "b1", Seq: 13, Game: 1, GameSeq: 1, Events: 12, State: console.State{Board: "b1", Simulated: true, FEN: fenNf3, Moves: []console.Move{{Ply: 1, SAN: "Nf3"}}}, PGN: "[Event \"?\"]\n\n1. Nf3 *\n"})
+	st, err = b.State(nil)
+	if err != nil || st.Simulated || len(st.Notes) != 2 || st.Notes[0].Ply != 1 || !strings.Contains(string(st.Notes[1].Report), `"by":"arbiter"`) {
+		t.Errorf("state %+v, %v: want a sensor board with the hall's two notes (after the move they concern, as the console places them)", st, err)
+	}
+	// A state showing events the hall never had asks for them.
+	clear(h.resends)
+	b.mu.Lock()
+	b.asked = time.Time{}
+	b.mu.Unlock()
+	b.setState(&wire.State{Board: "b1", Seq: 20, Game: 1, GameSeq: 1, Events: 18})
+	if seq, ok := h.resends["b1"]; !ok || seq != 12 {
+		t.Errorf("resends %v after a state past the events held, want b1 from 12+1", h.resends)
+	}
+}
+
+// A hall that hears of a board first from its state asks for the game in
+// progress, and drops events until they follow.
+func TestBoardJoinsLate(t *testing.T) {
+	h := testHall()
+	b := h.board("b1")
+	b.event(moveEvent(40, 37, "white", "e2e4", "e4", fenE4))
+	if got := sans(b); got != "" {
+		t.Fatalf("moves %q before the hall knows where the board's events start", got)
+	}
+	b.setState(&wire.State{Board: "b1", Seq: 41, Game: 3, GameSeq: 30, Events: 40})
+	if seq := h.resends["b1"]; seq != 29 {
+		t.Errorf("resend from %d+1, want the game's header, 30", seq)
+	}
+	b.event(&wire.Event{Board: "b1", Seq: 30, Prev: 29, Kind: wire.EventHeader, Header: &wire.Header{Game: 3, Laws: "fide2023"}})
+	b.event(moveEvent(40, 30, "white", "e2e4", "e4", fenE4))
+	if got := sans(b); got != "e4" {
+		t.Errorf("moves %q", got)
+	}
+}
+
+// The hall's own reading of FENs and moves agrees with package board's.
+func TestPlacementApply(t *testing.T) {
+	for _, c := range []struct{ fen, uci string }{
+		{board.StartFEN, "e2e4"},
+		{board.StartFEN, "g1f3"},
+		{"r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1", "e1g1"},
+		{"r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1", "e1c1"},
+		{"r3k2r/8/8/8/8/8/8/R3K2R b KQkq - 0 1", "e8g8"},
+		{"r3k2r/8/8/8/8/8/8/R3K2R b KQkq - 0 1", "e8c8"},
+		{"4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 2", "e5d6"},
+		{"4k3/8/8/8/3pP3/8/8/4K3 b - e3 0 2", "d4e3"},
+		{"4k3/1P6/8/8/8/8/8/4K3 w - - 0 1", "b7b8n"},
+		{"r3k3/1P6/8/8/8/8/8/4K3 w - - 0 1", "b7a8q"},
+		{"4k3/8/8/8/8/8/6p1/4K2R b - - 0 1", "g2h1r"},
+	} {
+		pos, err := board.ParseFEN(c.fen)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m, err := board.ParseUCI(c.uci)
+		if err != nil {
+			t.Fatal(err)
+		}
+		after := pos.Apply(m)
+		want, wantTurn, ok := parsePlacement(after.FEN())
+		if !ok {
+			t.Fatalf("%s: the hall cannot read board's FEN", c.fen)
+		}
+		got, turn, ok := parsePlacement(c.fen)
+		if !ok || !got.apply(c.uci) {
+			t.Errorf("%s %s: not applied", c.fen, c.uci)
+			continue
+		}
+		if got != want || turn == wantTurn {
+			t.Errorf("%s %s: the hall makes %v, board %v", c.fen, c.uci, got, want)
+		}
+	}
+	for _, bad := range []string{"", "8/8/8 w", "rnbqkbnr/pppppppp/9/8/8/8/PPPPPPPP/RNBQKBNR w", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNX w", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x"} {
+		if _, _, ok := parsePlacement(bad); ok {
+			t.Errorf("%q read as a FEN", bad)
+		}
+	}
+	p, _, _ := parsePlacement(board.StartFEN)
+	for _, bad := range []string{"e3e4", "e2", "z2e4", "e7e8k"} {
+		q := p
+		if q.apply(bad) {
+			t.Errorf("%q applied", bad)
+		}
+	}
+}
+
+func TestNaturalOrder(t *testing.T) {
+	ids := []string{"b10", "b2", "a", "b1", "board-02", "board-1", "b02", "hall-3"}
+	slices.SortFunc(ids, func(a, b string) int {
+		switch {
+		case naturalLess(a, b):
+			return -1
+		case naturalLess(b, a):
+			return 1
+		}
+		return 0
+	})
+	if got := strings.Join(ids, " "); got != "a b1 b2 b02 b10 board-1 board-02 hall-3" {
+		t.Errorf("natural order: %s", got)
+	}
+}
