@@ -21,6 +21,7 @@ import (
 	"github.com/boardd/boardd/gesture"
 	"github.com/boardd/boardd/hall/broker"
 	"github.com/boardd/boardd/hall/halltest"
+	"github.com/boardd/boardd/hall/wire"
 	"github.com/boardd/boardd/journal/journaltest"
 	"github.com/boardd/boardd/pipeline"
 	"github.com/boardd/boardd/trace"
@@ -50,6 +51,11 @@ type LoadOptions struct {
 	Hall string
 	// HallPID and BrokerPID, when not 0, are measured: CPU and memory.
 	HallPID, BrokerPID int
+	// Spy, when set, is a connection allowed to read every board's events
+	// (the hall's credentials): the run then also measures the latency
+	// from a board's move to its event reaching a client of the broker, the
+	// part of the whole that is not the hall's.
+	Spy *broker.Config
 	// Dir holds the boards' state directories.
 	Dir    string
 	Logger *slog.Logger
@@ -57,12 +63,15 @@ type LoadOptions struct {
 
 // LoadResult is what a load run measured.
 type LoadResult struct {
-	Boards   int
-	Pace     time.Duration // a move every Pace per board
-	Window   time.Duration // how long the boards played
-	Moves    int           // moves the boards made
-	Latency  []time.Duration
-	Messages uint64 // messages the hall received in the window
+	Boards  int
+	Pace    time.Duration // a move every Pace per board
+	Window  time.Duration // how long the boards played
+	Moves   int           // moves the boards made
+	Latency []time.Duration
+	// BrokerLeg are the latencies from a board's move to its event reaching
+	// the spy (with LoadOptions.Spy).
+	BrokerLeg []time.Duration
+	Messages  uint64 // messages the hall received in the window
 	// Lost and Doubled count moves the hall does not hold, or holds twice,
 	// once everything has arrived, against the boards' own.
 	Lost, Doubled int
@@ -80,11 +89,13 @@ type LoadResult struct {
 }
 
 // Percentile returns the p-th percentile of the latencies (nearest rank).
-func (r *LoadResult) Percentile(p float64) time.Duration {
-	if len(r.Latency) == 0 {
+func (r *LoadResult) Percentile(p float64) time.Duration { return loadPercentile(r.Latency, p) }
+
+func loadPercentile(samples []time.Duration, p float64) time.Duration {
+	if len(samples) == 0 {
 		return 0
 	}
-	s := slices.Clone(r.Latency)
+	s := slices.Clone(samples)
 	slices.Sort(s)
 	rank := int(p/100*float64(len(s))+0.999999) - 1
 	return s[min(max(rank, 0), len(s)-1)]
@@ -107,6 +118,10 @@ func (r *LoadResult) String() string {
 	s := fmt.Sprintf("%d boards, a move every %v each, %v: %d moves; latency board move -> hall state p50 %s p99 %s max %s (n=%d); %.0f messages/s into the hall; lost %d, doubled %d (hall dropped %d duplicates, %d gaps); caught up %v after play",
 		r.Boards, r.Pace, r.Window.Round(time.Second), r.Moves, loadMS(r.Percentile(50)), loadMS(r.Percentile(99)), loadMS(r.Percentile(100)), len(r.Latency),
 		r.MessagesPerSecond(), r.Lost, r.Doubled, r.Duplicates, r.Gaps, r.CatchUp.Round(time.Millisecond))
+	if len(r.BrokerLeg) > 0 {
+		s += fmt.Sprintf("; of which board -> broker -> a client p50 %s p99 %s max %s", loadMS(loadPercentile(r.BrokerLeg, 50)),
+			loadMS(loadPercentile(r.BrokerLeg, 99)), loadMS(loadPercentile(r.BrokerLeg, 100)))
+	}
 	if r.HallRSS > 0 {
 		s += fmt.Sprintf("; hall CPU %.0f%% of a core, RSS %.1f MiB (peak %.1f MiB)", 100*r.HallCPU, loadMiB(r.HallRSS), loadMiB(r.HallPeak))
 	}
@@ -284,6 +299,43 @@ func RunLoad(ctx context.Context, o LoadOptions) (*LoadResult, error) {
 		return nil, ctx.Err()
 	}
 
+	var spyMu sync.Mutex
+	var spyLat []time.Duration
+	spyOn := false
+	if o.Spy != nil {
+		spy, err := broker.Connect(sctx, broker.ClientOptions{Config: o.Spy, ClientID: "boardd-load-spy", OnMessage: func(_ string, payload []byte, _ bool) {
+			now := time.Now()
+			var e struct {
+				At     *time.Time `json:"at"`
+				Report struct {
+					Type string `json:"type"`
+				} `json:"report"`
+			}
+			if json.Unmarshal(payload, &e) != nil || e.At == nil || e.Report.Type != "move" {
+				return
+			}
+			spyMu.Lock()
+			if spyOn {
+				spyLat = append(spyLat, now.Sub(*e.At))
+			}
+			spyMu.Unlock()
+		}})
+		if err != nil {
+			return nil, err
+		}
+		actx, cancel := context.WithTimeout(ctx, 10*time.Second)
+		err = spy.AwaitConnection(actx)
+		if err == nil {
+			_, err = spy.Subscribe(actx, wire.Every(wire.KindEvent))
+		}
+		cancel()
+		if err != nil {
+			return nil, fmt.Errorf("hwtest: load: the spy: %w", err)
+		}
+		spyMu.Lock()
+		spyOn = true
+		spyMu.Unlock()
+	}
 	before, err := loadHallOverview(ctx, o.Hall)
 	if err != nil {
 		return nil, err
@@ -392,6 +444,9 @@ func RunLoad(ctx context.Context, o LoadOptions) (*LoadResult, error) {
 	latMu.Lock()
 	res.Latency = lat
 	latMu.Unlock()
+	spyMu.Lock()
+	res.BrokerLeg = spyLat
+	spyMu.Unlock()
 	return res, nil
 }
 

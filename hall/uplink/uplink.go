@@ -232,6 +232,7 @@ func Start(ctx context.Context, o Options) (*Uplink, error) {
 	}
 	u.wg.Go(u.run)
 	u.wg.Go(u.actions)
+	u.wg.Go(u.saveAcks)
 	return u, nil
 }
 
@@ -423,9 +424,6 @@ func (u *Uplink) run() {
 			u.healthDue = true
 			u.mu.Unlock()
 		case <-timer.C:
-		}
-		if err := u.saveAck(); err != nil {
-			u.log.Warn("hall: saving the acknowledgement", "err", err)
 		}
 		u.mu.Lock()
 		connected := u.connected
@@ -794,6 +792,24 @@ func readAck(dir string) (uint64, error) {
 		return 0, fmt.Errorf("%s: want a sequence number: %w", filepath.Join(dir, AckFile), err)
 	}
 	return n, nil
+}
+
+// saveAcks records the hall's acknowledgement every two seconds, off the
+// path that publishes: a rename waits on the file system's journal, which a
+// board's own journal keeps busy syncing at every move.
+func (u *Uplink) saveAcks() {
+	tick := time.NewTicker(2 * time.Second)
+	defer tick.Stop()
+	for {
+		select {
+		case <-u.ctx.Done():
+			return
+		case <-tick.C:
+			if err := u.saveAck(); err != nil {
+				u.log.Warn("hall: saving the acknowledgement", "err", err)
+			}
+		}
+	}
 }
 
 // saveAck records the hall's acknowledgement in the state directory when it
