@@ -123,8 +123,7 @@ func appendEvent(dst []byte, name, id string, data []byte) []byte {
 
 // hallEvent is the whole hall as one event.
 func (g *grid) hallEvent() []byte {
-	s := &Server{h: g.h}
-	js, err := json.Marshal(s.overview())
+	js, err := json.Marshal(overview(g.h))
 	if err != nil {
 		return nil
 	}

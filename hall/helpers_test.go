@@ -3,7 +3,6 @@ package hall_test
 import (
 	"context"
 	"errors"
-	"fmt"
 	"log/slog"
 	"net/http/httptest"
 	"os"
@@ -203,8 +202,6 @@ func ctxTimeout(t testing.TB, d time.Duration) context.Context {
 	t.Cleanup(cancel)
 	return ctx
 }
-
-var _ = fmt.Sprint
 
 // halltestStart starts a board with its own hall token (none if empty).
 func halltestStart(t testing.TB, id, url, token string, opts pipeline.Options) (*halltest.Board, error) {

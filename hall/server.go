@@ -242,16 +242,16 @@ type Overview struct {
 	Boards    []Summary `json:"boards"`
 }
 
-func (s *Server) overview() Overview {
-	o := Overview{Event: s.h.o.Event, Site: s.h.o.Site, Round: s.h.o.Round, Connected: s.h.Connected(), Stats: s.h.Stats(), Boards: []Summary{}}
-	for _, b := range s.h.Boards() {
+func overview(h *Hall) Overview {
+	o := Overview{Event: h.o.Event, Site: h.o.Site, Round: h.o.Round, Connected: h.Connected(), Stats: h.Stats(), Boards: []Summary{}}
+	for _, b := range h.Boards() {
 		o.Boards = append(o.Boards, b.Summary())
 	}
 	return o
 }
 
 func (s *Server) summaries(w http.ResponseWriter, r *http.Request) {
-	writeJSON(w, http.StatusOK, s.overview())
+	writeJSON(w, http.StatusOK, overview(s.h))
 }
 
 func (s *Server) moves(w http.ResponseWriter, r *http.Request) {

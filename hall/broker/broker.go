@@ -433,6 +433,7 @@ type bufConn struct {
 	sync.Locker
 }
 
+// Read reads through the buffer.
 func (c *bufConn) Read(p []byte) (int, error) { return c.r.Read(p) }
 
 // lost ends the current connection's lifetime.

@@ -9,7 +9,6 @@ package halltest
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"log/slog"
 	"sync"
@@ -240,10 +239,10 @@ func (b *Board) Play(ctx context.Context, lines []trace.Line, speed float64) err
 	return nil
 }
 
-// PlayMoves feeds a game's lines move by move: the lines up to each move's
-// last placement, then waits for the board to report the move before the
-// next (so that real time cannot change what the board decides). moves are
-// the indices in lines of each move's last line.
+// PlayMoves feeds moves from (counting from 0) up to to of a game: each
+// move's lines, then waits for the board to report the move before the next
+// (so that real time cannot change what the board decides). ends are the
+// indices in lines of each move's last line.
 func (b *Board) PlayMoves(ctx context.Context, lines []trace.Line, ends []int, from, to int) error {
 	start := 0
 	if from > 0 {
@@ -266,6 +265,3 @@ func (b *Board) PlayMoves(ctx context.Context, lines []trace.Line, ends []int, f
 	}
 	return nil
 }
-
-// ErrNoMoves says a game has no move to play.
-var ErrNoMoves = errors.New("halltest: no moves")
