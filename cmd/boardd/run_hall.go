@@ -47,8 +47,8 @@ func (d *daemon) startHall() error {
 	if err != nil {
 		return usageError{fmt.Errorf("--hall: %w", err)}
 	}
-	rc, ok := d.clock.(*recovery)
-	if !ok || rc.j == nil {
+	j := d.gameJournal()
+	if j == nil {
 		return errors.New("hall: the journal is not open: the board cannot publish its game")
 	}
 	simulated := d.flags.sensor == "" || d.flags.sensor == "sim"
@@ -64,7 +64,7 @@ func (d *daemon) startHall() error {
 		leds = "none"
 	}
 	up, err := uplink.Start(context.WithoutCancel(d.ctx), uplink.Options{
-		Board: id, Broker: cfg, Journal: rc.j, Runner: d.runner, Console: local, StateDir: d.stateDir,
+		Board: id, Broker: cfg, Journal: j, Runner: d.runner, Console: local, StateDir: d.stateDir,
 		Token: token, Sensor: sensor, LED: leds, Logger: d.log,
 	})
 	if err != nil {
