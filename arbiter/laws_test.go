@@ -392,3 +392,28 @@ func TestSameTraceDifferentLaws(t *testing.T) {
 		expectLines(t, h.lines(), w)
 	}
 }
+
+func TestParseReportReadsWhatAppendJSONWrites(t *testing.T) {
+	for _, r := range []Report{
+		{Type: "touch", T: 120 * time.Millisecond, Side: "white", Square: "e2", Piece: "pawn"},
+		{Type: "adjust", T: 1500 * time.Microsecond, Side: "black", Square: "g8", Announced: true},
+		{Type: "move", T: 650 * time.Millisecond, Side: "white", UCI: "e7e8n", SAN: "e8=N+", FEN: "4N3/8/8/8/8/8/8/4K2k b - - 0 1", WhiteClock: "0:04:57", BlackClock: "0:05:00"},
+		{Type: "irregularity", T: time.Second, Kind: KindTouchMove, Law: "nycc:X", Offender: "white", Chooser: "black", Options: []Option{{ID: OptStand, Squares: []string{"e4"}}, {ID: OptMoveTouched, Squares: []string{"g1", "f3", "h3"}}}},
+		{Type: "ruling", T: 2 * time.Second, Option: OptStand, By: "lapse", Law: "nycc:XI"},
+		{Type: "mismatch", T: 3 * time.Second, Missing: []string{"a2"}, Extra: []string{"a3"}},
+		{Type: "result", T: 4 * time.Second, Result: "1/2-1/2", Reason: "stalemate", Law: "fide2023:5.2.1"},
+	} {
+		got, err := ParseReport(r.AppendJSON(nil))
+		if err != nil {
+			t.Fatalf("%s: %v", r.Type, err)
+		}
+		if string(got.AppendJSON(nil)) != string(r.AppendJSON(nil)) {
+			t.Errorf("round trip changed %s:\n %s\n %s", r.Type, r.AppendJSON(nil), got.AppendJSON(nil))
+		}
+	}
+	for _, bad := range []string{`{}`, `{"type":"move"}`, `{"t":5}`, `{"type":"move","t":-1}`, `nonsense`} {
+		if _, err := ParseReport([]byte(bad)); err == nil {
+			t.Errorf("ParseReport(%s) accepted it", bad)
+		}
+	}
+}

@@ -1,7 +1,12 @@
 package arbiter
 
 import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
 	"strconv"
+	"strings"
 	"time"
 )
 
@@ -139,4 +144,56 @@ func (r *Report) AppendJSON(dst []byte) []byte {
 		str("pgn", r.PGN)
 	}
 	return append(dst, '}')
+}
+
+// reportJSON is a report's JSON shape, as AppendJSON writes it.
+type reportJSON struct {
+	Type       *string  `json:"type"`
+	T          *float64 `json:"t"`
+	Side       string   `json:"side"`
+	Square     string   `json:"square"`
+	Piece      string   `json:"piece"`
+	Announced  bool     `json:"announced"`
+	UCI        string   `json:"uci"`
+	SAN        string   `json:"san"`
+	FEN        string   `json:"fen"`
+	WhiteClock string   `json:"white_clock"`
+	BlackClock string   `json:"black_clock"`
+	Kind       string   `json:"kind"`
+	Law        string   `json:"law"`
+	Offender   string   `json:"offender"`
+	Chooser    string   `json:"chooser"`
+	Options    []Option `json:"options"`
+	Option     string   `json:"option"`
+	By         string   `json:"by"`
+	Missing    []string `json:"missing"`
+	Extra      []string `json:"extra"`
+	Result     string   `json:"result"`
+	Reason     string   `json:"reason"`
+	PGN        string   `json:"pgn"`
+	Button     string   `json:"button"`
+}
+
+// ParseReport reads a report line as AppendJSON writes it (the journal and
+// the hall read reports back this way). Unknown fields are ignored; the type
+// and the time are required.
+func ParseReport(data []byte) (Report, error) {
+	var w reportJSON
+	if err := json.Unmarshal(data, &w); err != nil {
+		return Report{}, fmt.Errorf("report: %s", strings.TrimPrefix(err.Error(), "json: "))
+	}
+	switch {
+	case w.Type == nil || *w.Type == "":
+		return Report{}, errors.New(`report: no "type"`)
+	case w.T == nil:
+		return Report{}, errors.New(`report: no "t"`)
+	case *w.T < 0 || *w.T > 1e15 || math.IsNaN(*w.T):
+		return Report{}, fmt.Errorf(`report: "t" %v is not a time in milliseconds`, *w.T)
+	}
+	return Report{
+		Type: *w.Type, T: time.Duration(math.Round(*w.T * float64(time.Millisecond))), Side: w.Side, Square: w.Square, Piece: w.Piece,
+		Announced: w.Announced, UCI: w.UCI, SAN: w.SAN, FEN: w.FEN, WhiteClock: w.WhiteClock, BlackClock: w.BlackClock,
+		Kind: w.Kind, Law: w.Law, Offender: w.Offender, Chooser: w.Chooser, Options: w.Options, Option: w.Option,
+		By: w.By, Missing: w.Missing, Extra: w.Extra, Result: w.Result, Reason: w.Reason, PGN: w.PGN, Button: w.Button,
+	}, nil
 }

@@ -155,33 +155,6 @@ type headerWire struct {
 	Jadoube    float64           `json:"jadoube_ms,omitempty"`
 }
 
-// reportWire is the JSON shape of a report (arbiter.Report.AppendJSON).
-type reportWire struct {
-	Type       string           `json:"type"`
-	Side       string           `json:"side"`
-	Square     string           `json:"square"`
-	Piece      string           `json:"piece"`
-	Announced  bool             `json:"announced"`
-	UCI        string           `json:"uci"`
-	SAN        string           `json:"san"`
-	FEN        string           `json:"fen"`
-	WhiteClock string           `json:"white_clock"`
-	BlackClock string           `json:"black_clock"`
-	Kind       string           `json:"kind"`
-	Law        string           `json:"law"`
-	Offender   string           `json:"offender"`
-	Chooser    string           `json:"chooser"`
-	Options    []arbiter.Option `json:"options"`
-	Option     string           `json:"option"`
-	By         string           `json:"by"`
-	Missing    []string         `json:"missing"`
-	Extra      []string         `json:"extra"`
-	Result     string           `json:"result"`
-	Reason     string           `json:"reason"`
-	PGN        string           `json:"pgn"`
-	Button     string           `json:"button"`
-}
-
 // probe finds which kind of record a line is.
 type probe struct {
 	T       *float64 `json:"t"`
@@ -325,21 +298,12 @@ func ParseRecord(line []byte) (Record, error) {
 		}
 		r.Kind, r.Header = KindHeader, h
 	case p.Type != nil:
-		var w reportWire
-		if err := json.Unmarshal(line, &w); err != nil {
-			return Record{}, fmt.Errorf("report: %s", strings.TrimPrefix(err.Error(), "json: "))
+		rep, err := arbiter.ParseReport(line)
+		if err != nil {
+			return Record{}, err
 		}
-		if w.Type == "" {
-			return Record{}, fmt.Errorf("report: empty type")
-		}
-		r.Kind = KindReport
-		r.Report = arbiter.Report{
-			Type: w.Type, T: r.T, Side: w.Side, Square: w.Square, Piece: w.Piece, Announced: w.Announced,
-			UCI: w.UCI, SAN: w.SAN, FEN: w.FEN, WhiteClock: w.WhiteClock, BlackClock: w.BlackClock,
-			Kind: w.Kind, Law: w.Law, Offender: w.Offender, Chooser: w.Chooser, Options: w.Options,
-			Option: w.Option, By: w.By, Missing: w.Missing, Extra: w.Extra, Result: w.Result, Reason: w.Reason,
-			PGN: w.PGN, Button: w.Button,
-		}
+		rep.T = r.T
+		r.Kind, r.Report = KindReport, rep
 	case p.Tag != nil:
 		if *p.Tag == "" {
 			return Record{}, fmt.Errorf("tag: empty name")

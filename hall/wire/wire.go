@@ -401,53 +401,10 @@ func DecodeEvent(payload []byte, board string) (Event, error) {
 	return e, nil
 }
 
-// reportWire is a report's JSON shape (arbiter.Report.AppendJSON).
-type reportWire struct {
-	Type       *string          `json:"type"`
-	T          float64          `json:"t"`
-	Side       string           `json:"side"`
-	Square     string           `json:"square"`
-	Piece      string           `json:"piece"`
-	Announced  bool             `json:"announced"`
-	UCI        string           `json:"uci"`
-	SAN        string           `json:"san"`
-	FEN        string           `json:"fen"`
-	WhiteClock string           `json:"white_clock"`
-	BlackClock string           `json:"black_clock"`
-	Kind       string           `json:"kind"`
-	Law        string           `json:"law"`
-	Offender   string           `json:"offender"`
-	Chooser    string           `json:"chooser"`
-	Options    []arbiter.Option `json:"options"`
-	Option     string           `json:"option"`
-	By         string           `json:"by"`
-	Missing    []string         `json:"missing"`
-	Extra      []string         `json:"extra"`
-	Result     string           `json:"result"`
-	Reason     string           `json:"reason"`
-	PGN        string           `json:"pgn"`
-	Button     string           `json:"button"`
-}
-
 // DecodeReport reads one report as `boardd replay` prints it.
 func DecodeReport(raw json.RawMessage) (arbiter.Report, error) {
 	if len(raw) == 0 {
 		return arbiter.Report{}, errors.New("no report")
 	}
-	var w reportWire
-	if err := json.Unmarshal(raw, &w); err != nil {
-		return arbiter.Report{}, fmt.Errorf("report: %s", strings.TrimPrefix(err.Error(), "json: "))
-	}
-	if w.Type == nil || *w.Type == "" {
-		return arbiter.Report{}, errors.New(`report: no "type"`)
-	}
-	if w.T < 0 || w.T > 1e15 {
-		return arbiter.Report{}, fmt.Errorf(`report: "t" %v is not a time in milliseconds`, w.T)
-	}
-	return arbiter.Report{
-		Type: *w.Type, T: time.Duration(w.T * float64(time.Millisecond)), Side: w.Side, Square: w.Square, Piece: w.Piece,
-		Announced: w.Announced, UCI: w.UCI, SAN: w.SAN, FEN: w.FEN, WhiteClock: w.WhiteClock, BlackClock: w.BlackClock,
-		Kind: w.Kind, Law: w.Law, Offender: w.Offender, Chooser: w.Chooser, Options: w.Options, Option: w.Option,
-		By: w.By, Missing: w.Missing, Extra: w.Extra, Result: w.Result, Reason: w.Reason, PGN: w.PGN, Button: w.Button,
-	}, nil
+	return arbiter.ParseReport(raw)
 }
