@@ -95,7 +95,7 @@ func TestBadRecordsAreRefusedWithReason(t *testing.T) {
 		{`{"t":1,"seq":3,"journal":1,"game":1,"laws":"nycc","physical":"xyz"}`, `physical`},
 		{`{"t":1,"seq":3,"journal":1,"game":1,"laws":"nycc","started":"yesterday"}`, `started`},
 		{`{"t":1,"seq":3,"type":"move","tag":"Date"}`, `more than one`},
-		{`{"t":1,"seq":3,"type":""}`, `empty type`},
+		{`{"t":1,"seq":3,"type":""}`, `no "type"`},
 		{`{"t":1,"seq":3,"tag":""}`, `empty name`},
 		{`{"t":1,"seq":3,"lift":"z9"}`, `square`},
 		{`{"t":1,"seq":3,"setup":"8/8/8/8/8/8/8/K1k5 w - - 0 1"}`, `header`},
