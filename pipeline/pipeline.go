@@ -205,6 +205,9 @@ func (p *Pipeline) SetFault(t time.Duration, fault bool) {
 	p.settle(t)
 }
 
+// Fault reports whether the board's sensors are marked untrustworthy.
+func (p *Pipeline) Fault() bool { return p.fault }
+
 // Advance fires every timer due by t, in time order.
 func (p *Pipeline) Advance(t time.Duration) {
 	for p.deadline <= t {
