@@ -149,18 +149,10 @@ func appendEvent(dst []byte, name, id string, data []byte) []byte {
 // report events as they come, a dropped event when reports were lost, and a
 // comment line as keep-alive.
 func (s *Server) events(w http.ResponseWriter, r *http.Request, h *hub) {
-	rc := http.NewResponseController(w)
-	// A stream has no end to meet: lift the server's deadlines.
-	_ = rc.SetReadDeadline(time.Time{})
-	_ = rc.SetWriteDeadline(time.Time{})
-	hd := w.Header()
-	hd.Set("Content-Type", "text/event-stream")
-	hd.Set("Cache-Control", "no-store")
-	hd.Set("X-Accel-Buffering", "no")
-	w.WriteHeader(http.StatusOK)
-	if r.Method == http.MethodHead {
+	if !BeginEventStream(w, r) {
 		return
 	}
+	rc := http.NewResponseController(w)
 	if _, err := w.Write([]byte("retry: 1000\n\n")); err != nil {
 		return
 	}

@@ -167,20 +167,10 @@ type apiError struct {
 	Status int    `json:"status"`
 }
 
-func writeJSON(w http.ResponseWriter, status int, v any) {
-	data, err := json.Marshal(v)
-	if err != nil {
-		status = http.StatusInternalServerError
-		data = []byte(`{"error":"console: encoding the answer failed","status":500}`)
-	}
-	w.Header().Set("Content-Type", "application/json")
-	w.Header().Set("Cache-Control", "no-store")
-	w.WriteHeader(status)
-	w.Write(append(data, '\n'))
-}
+func writeJSON(w http.ResponseWriter, status int, v any) { WriteJSON(w, status, v) }
 
 func writeError(w http.ResponseWriter, status int, format string, args ...any) {
-	writeJSON(w, status, apiError{Error: fmt.Sprintf(format, args...), Status: status})
+	WriteError(w, status, format, args...)
 }
 
 // get admits GET and HEAD only.
@@ -262,14 +252,7 @@ func (s *Server) authenticate(w http.ResponseWriter, r *http.Request) (role, boo
 }
 
 func (s *Server) index(w http.ResponseWriter, r *http.Request) {
-	data, err := fs.ReadFile(s.static, "index.html")
-	if err != nil {
-		writeError(w, http.StatusInternalServerError, "console: page missing: %v", err)
-		return
-	}
-	w.Header().Set("Content-Type", "text/html; charset=utf-8")
-	w.Header().Set("Cache-Control", "no-cache")
-	w.Write(data)
+	ServePage(w, s.static, "index.html")
 }
 
 // LawInfo describes one law-set for GET /api/laws.

@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"sync"
 	"time"
+
+	"github.com/boardd/boardd/console"
 )
 
 // grid streams the hall's board summaries to the grid pages: one event
@@ -134,17 +136,10 @@ func (g *grid) hallEvent() []byte {
 // the client fell behind, a board event after each change to a board, and a
 // comment as keep-alive.
 func (g *grid) serve(w http.ResponseWriter, r *http.Request) {
-	rc := http.NewResponseController(w)
-	_ = rc.SetReadDeadline(time.Time{})
-	_ = rc.SetWriteDeadline(time.Time{})
-	hd := w.Header()
-	hd.Set("Content-Type", "text/event-stream")
-	hd.Set("Cache-Control", "no-store")
-	hd.Set("X-Accel-Buffering", "no")
-	w.WriteHeader(http.StatusOK)
-	if r.Method == http.MethodHead {
+	if !console.BeginEventStream(w, r) {
 		return
 	}
+	rc := http.NewResponseController(w)
 	cl := &gridClient{wake: make(chan struct{}, 1), resync: true}
 	g.mu.Lock()
 	g.clients[cl] = struct{}{}

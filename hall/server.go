@@ -5,7 +5,6 @@ import (
 	"crypto/sha256"
 	"embed"
 	"encoding/hex"
-	"encoding/json"
 	"fmt"
 	"io/fs"
 	"log/slog"
@@ -206,30 +205,14 @@ func get(h http.HandlerFunc) http.HandlerFunc {
 	}
 }
 
-func writeJSON(w http.ResponseWriter, status int, v any) {
-	data, err := json.Marshal(v)
-	if err != nil {
-		status, data = http.StatusInternalServerError, []byte(`{"error":"hall: encoding the answer failed","status":500}`)
-	}
-	w.Header().Set("Content-Type", "application/json")
-	w.Header().Set("Cache-Control", "no-store")
-	w.WriteHeader(status)
-	w.Write(append(data, '\n'))
-}
+func writeJSON(w http.ResponseWriter, status int, v any) { console.WriteJSON(w, status, v) }
 
 func writeError(w http.ResponseWriter, status int, format string, args ...any) {
-	writeJSON(w, status, map[string]any{"error": fmt.Sprintf(format, args...), "status": status})
+	console.WriteError(w, status, format, args...)
 }
 
 func (s *Server) index(w http.ResponseWriter, r *http.Request) {
-	data, err := fs.ReadFile(s.static, "index.html")
-	if err != nil {
-		writeError(w, http.StatusInternalServerError, "hall: page missing: %v", err)
-		return
-	}
-	w.Header().Set("Content-Type", "text/html; charset=utf-8")
-	w.Header().Set("Cache-Control", "no-cache")
-	w.Write(data)
+	console.ServePage(w, s.static, "index.html")
 }
 
 // Overview is GET /api/hall: the hall and every board.
