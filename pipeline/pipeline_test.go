@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"context"
 	"strings"
 	"testing"
 	"time"
@@ -305,4 +306,31 @@ func BenchmarkReplay(b *testing.B) {
 		p.Finish(lines[len(lines)-1].T)
 	}
 	b.ReportMetric(float64(played*b.N)/b.Elapsed().Seconds(), "moves/s")
+}
+
+// TestSetUpOnAnEmptyBoardStartsTheGame replays a trace whose first frame is
+// an empty board: the men are set up one by one, then the game begins, with
+// no mismatch on the way.
+func TestSetUpOnAnEmptyBoardStartsTheGame(t *testing.T) {
+	var b strings.Builder
+	var occ board.Occupancy
+	b.Write(trace.Append(nil, trace.Line{Kind: trace.Frame}))
+	ms := 100
+	start := board.Start()
+	for _, sq := range start.Occupancy().Squares() {
+		occ = occ.With(sq)
+		b.Write(trace.Append(nil, trace.Line{T: time.Duration(ms) * time.Millisecond, Kind: trace.Frame, Occupancy: occ}))
+		ms += 30
+	}
+	e2, e4 := board.Square(12), board.Square(28)
+	b.Write(trace.Append(nil, trace.Line{T: time.Duration(ms+1000) * time.Millisecond, Kind: trace.Frame, Occupancy: occ.Without(e2)}))
+	b.Write(trace.Append(nil, trace.Line{T: time.Duration(ms+1300) * time.Millisecond, Kind: trace.Frame, Occupancy: occ.Without(e2).With(e4)}))
+	var out strings.Builder
+	if err := Replay(context.Background(), strings.NewReader(b.String()), &out, Options{Laws: "fide2023"}); err != nil {
+		t.Fatal(err)
+	}
+	got := out.String()
+	if strings.Contains(got, `"mismatch"`) || !strings.Contains(got, `"type":"synced"`) || !strings.Contains(got, `"uci":"e2e4"`) {
+		t.Fatalf("set-up then e4:\n%s", got)
+	}
 }

@@ -40,12 +40,17 @@ func Replay(ctx context.Context, in io.Reader, out io.Writer, opts Options) erro
 		if p == nil {
 			if l.Kind == trace.Setup {
 				opts.Setup = l.FEN
+				continue
+			}
+			if l.Kind == trace.Frame && l.T == 0 {
+				// The board as first scanned: a board that does not show
+				// the starting position yet (an empty board being set up)
+				// is guided to it, and play starts once it matches.
+				occ := l.Occupancy
+				opts.Physical = &occ
 			}
 			if p, err = New(opts, nil, observe); err != nil {
 				return &trace.Error{Line: tr.LineNumber(), Fault: err.Error()}
-			}
-			if l.Kind == trace.Setup {
-				continue
 			}
 		}
 		if err := p.Input(l); err != nil {
