@@ -52,6 +52,9 @@ const (
 	KindUnannounced    = "unannounced-check"
 	KindFalseCheck     = "false-check"
 	KindSetup          = "misplaced-setup"
+	// KindClockWithoutMove: the clock pressed by the player to move, who has
+	// not moved (fide2023:7.5.3).
+	KindClockWithoutMove = "clock-without-move"
 )
 
 // rule is what a law-set says of one irregularity.

@@ -319,6 +319,11 @@ func TestLaws(t *testing.T) {
 			h.adjust("c1", false)
 			h.move("e1f1", c1)
 		}, not: []string{"irregularity"}},
+		{law: "fide2023:4.4.1", sets: "fide2023", fen: "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1", run: func(h *harness) {
+			e1 := h.touch("e1")
+			h1 := h.touch("h1")
+			h.move("e1f1", e1, h1)
+		}, want: []string{"irregularity touch-move fide2023:4.4.1 by white chooser black [stand,castle]"}},
 		{law: "fide2023:4.4.2", sets: "fide2023", fen: "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1", run: func(h *harness) {
 			h1 := h.touch("h1")
 			e1 := h.touch("e1")

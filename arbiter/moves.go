@@ -406,6 +406,23 @@ func (g *Game) touchMoveViolation(rd *gesture.Reading) *decision {
 	}
 	canMove := func(sq board.Square) bool { return len(a.MovesFrom(sq)) > 0 }
 	if g.laws.FirstTouchedBinds {
+		// fide2023:4.4.1: the king touched, then a rook of its own: the
+		// player must castle on that side if it is legal.
+		if k := pos.KingSquare(side); len(order) >= 2 && order[0] == k {
+			for _, sq := range order[1:] {
+				if pos.Men[sq] != board.NewMan(side, board.Rook) {
+					continue
+				}
+				for _, lm := range a.MovesFrom(k) {
+					if !pos.IsCastling(lm) {
+						continue
+					}
+					if rf, _ := board.CastlingRook(lm.From, lm.To); rf == sq && m != lm {
+						return newDecision("fide2023:4.4.1", k, board.NoSquare, []string{OptStand, OptCastle})
+					}
+				}
+			}
+		}
 		// fide2023:4.4.2: rook touched before the king: no castling that side.
 		if pos.IsCastling(m) {
 			rf, _ := board.CastlingRook(m.From, m.To)

@@ -115,6 +115,8 @@ func (g *Game) onPress(gs gesture.Gesture) {
 		g.claim(gs.T, gs.Side)
 	case "check":
 		g.onCheckPress(gs.T, gs.Side)
+	case "clock":
+		g.clockWithoutMove(gs.T, gs.Side)
 	}
 }
 
@@ -160,4 +162,23 @@ func (g *Game) claim(t time.Duration, side board.Color) {
 			g.finish(t, "1/2-1/2", fmt.Sprintf("%d moves without capture, pawn move or mate since the call", cr.Plies/2), cr.Law)
 		}
 	}
+}
+
+// clockWithoutMove rules a clock press by the side to move, which has not
+// moved (a completed move passes the turn before the press is told):
+// fide2023:7.5.3 treats and penalises it as an illegal move. It applies
+// only where a clock runs and the law-set knows the rule.
+func (g *Game) clockWithoutMove(t time.Duration, side board.Color) {
+	if !g.opts.Clocked || !g.laws.IllegalMovePenalty || g.pending != nil || g.restored != nil || g.exp.Mode != gesture.Play {
+		return
+	}
+	if side != g.cur.Position.Turn {
+		return
+	}
+	d := &decision{kind: KindClockWithoutMove, law: "fide2023:7.5.3", offender: side, chooser: ByArbiter, pre: true, before: g.cur, provisional: g.cur, touched: board.NoSquare}
+	d.options = []Option{{ID: OptStand, Squares: []string{}}}
+	g.emit(Report{Type: "irregularity", T: t, Kind: d.kind, Law: d.law, Offender: side.String(), Chooser: "arbiter", Options: d.options, Reason: "the clock pressed without a move: penalised as an illegal move"})
+	g.emit(Report{Type: "ruling", T: t, Option: OptStand, By: "arbiter", Law: d.law})
+	g.comment(fmt.Sprintf("%s, %s: the clock pressed without a move", d.kind, d.law))
+	g.countIllegal(t, side)
 }
