@@ -113,6 +113,9 @@ type Game struct {
 	// OnIllegal, when set, is told of each completed illegal move under a
 	// law-set with time penalties (the clock adds time to the opponent).
 	OnIllegal func(t time.Duration, offender board.Color, count int)
+	// OnIncorrectClaim, when set, is told of a draw claim refused under
+	// fide2023:9.5.3 (the clock adds time to the opponent).
+	OnIncorrectClaim func(t time.Duration, claimant board.Color)
 }
 
 type countState struct {

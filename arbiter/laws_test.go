@@ -351,6 +351,10 @@ func TestLaws(t *testing.T) {
 			h.move("h8g8")
 			h.press("claim", "white")
 		}, want: []string{"result 1/2-1/2 fide2023:9.3"}},
+		{law: "fide2023:9.5.3", sets: "fide2023", run: func(h *harness) {
+			h.move("e2e4")
+			h.press("claim", "black")
+		}, want: []string{"ruling refused by arbiter fide2023:9.5.3"}, not: []string{"result"}},
 		{law: "fide2023:9.6.2", sets: "fide2023", fen: "7k/8/8/8/8/8/8/KR6 w - - 149 80", run: func(h *harness) { h.move("b1b2") },
 			want: []string{"result 1/2-1/2 fide2023:9.6.2"}},
 	}

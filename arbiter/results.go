@@ -148,7 +148,9 @@ func (g *Game) claim(t time.Duration, side board.Color) {
 	if cr.ResetByPawn && !cr.OnNotice {
 		if pos.HalfMoves >= cr.Plies {
 			g.finish(t, "1/2-1/2", "fifty moves without capture or pawn move, claimed", cr.Law)
+			return
 		}
+		g.incorrectClaim(t, side)
 		return
 	}
 	if g.count == nil {
@@ -181,4 +183,18 @@ func (g *Game) clockWithoutMove(t time.Duration, side board.Color) {
 	g.emit(Report{Type: "ruling", T: t, Option: OptStand, By: "arbiter", Law: d.law})
 	g.comment(fmt.Sprintf("%s, %s: the clock pressed without a move", d.kind, d.law))
 	g.countIllegal(t, side)
+}
+
+// incorrectClaim rules a draw claim that is not borne out (fide2023:9.5.3):
+// play goes on, and where a clock runs the opponent gets extra time.
+func (g *Game) incorrectClaim(t time.Duration, claimant board.Color) {
+	reason := "incorrect claim: play goes on"
+	if g.opts.Clocked {
+		reason = "incorrect claim: play goes on, extra time to the opponent"
+	}
+	g.emit(Report{Type: "ruling", T: t, Option: "refused", By: "arbiter", Law: "fide2023:9.5.3", Reason: reason})
+	g.comment(fmt.Sprintf("claim by %s refused, fide2023:9.5.3", claimant))
+	if g.OnIncorrectClaim != nil {
+		g.OnIncorrectClaim(t, claimant)
+	}
 }

@@ -121,6 +121,9 @@ func New(opts Options, sink led.Sink, observe func(arbiter.Report)) (*Pipeline, 
 				p.tk.Illegal(offender)
 			}
 		}
+		game.OnIncorrectClaim = func(t time.Duration, claimant board.Color) {
+			p.tk.IncorrectClaim(claimant)
+		}
 	}
 	p.settle(0)
 	return p, nil
