@@ -27,10 +27,15 @@ func (g *Game) onMove(gs gesture.Gesture) {
 			g.pending = nil
 		case !p.pre && rd.Mover == p.offender.Other():
 			if g.exactOnLapse(t, p) {
-				// The penalty is exacted; the offended player's move is
-				// undone with the offending one.
-				g.touched = g.touched[:0]
-				return
+				if g.exp.Mode != gesture.Play || g.result != nil {
+					// The penalty takes the board back: the offended
+					// player's move is undone with the offending one.
+					g.touched = g.touched[:0]
+					return
+				}
+				// The penalty left the position as it stands (a
+				// promotion named): the move is judged from it.
+				break
 			}
 			g.lapse(t)
 		case !p.pre && rd.Mover == p.offender:

@@ -418,11 +418,15 @@ func (r *Recogniser) split(a *board.Analysis, start board.Occupancy, events []se
 			continue
 		}
 		first, _, _ := readEpisode(a, start, events[:k], &r.opts, &r.promo, nil)
-		legal := first.cls == classLegal || first.cls == classOpen && first.open == openRookFirst
+		legal := first.cls == classLegal || first.cls == classPromoUnnamed || first.cls == classOpen && first.open == openRookFirst
 		if !legal || first.mover != a.Position.Turn {
 			continue
 		}
-		next := a.Position.Apply(first.move)
+		played := first.move
+		if first.cls == classPromoUnnamed {
+			played.Promo = board.Queen // the law-set's default comes later; a queen stands there meanwhile
+		}
+		next := a.Position.Apply(played)
 		na, err := board.Analyse(next)
 		if err != nil {
 			continue

@@ -165,6 +165,7 @@ func TestMovesInEveryPhysicalOrder(t *testing.T) {
 		{"promotion placed directly", "4k3/1P6/8/8/8/8/8/4K3 w - - 0 1", "L b7; P b8; N q white", false, "move white b7b8q"},
 		{"promotion with capture", promo, "L d8; L c7; P d8; N b white", false, "move white c7d8b"},
 		{"promotion unnamed waits for the adversary", "4k3/1P6/8/8/8/8/8/4K3 w - - 0 1", "L b7; P b8; W 3000; L e8; P d7", false, "move white b7b8|move black e8d7"},
+		{"promotion unnamed, the new man taken at once", "3k4/4P3/8/8/8/8/8/4K3 w - - 0 1", "L e7; P e8; W 1300; L e8; L d8; P e8", false, "move white e7e8|move black d8e8"},
 		{"exchange after the move is not a touch", "4k3/1P6/8/8/8/8/8/4K3 w - - 0 1", "N q white; L b7; P b8; W 600; L b8; P b8; W 300; L e8; P d7", false, "move white b7b8q|move black e8d7"},
 		{"slide through empty squares", "", "L e2; P e4; W 500; L e7; P e5; W 500; L f1; P e2; L e2; P d3; L d3; P c4", false, "move white e2e4|move black e7e5|move white f1c4"},
 		{"clock press completes at once", "", "L e2; P e4; C white", false, "move white e2e4"},
