@@ -237,7 +237,9 @@ func (g *Game) onTouch(gs gesture.Gesture) {
 		case p.lapseByOffender && p.lapseOnTouch && gs.Side == p.offender:
 			g.lapse(gs.T)
 		case !p.lapseByOffender && g.laws.LapseOnTouch && gs.Side == p.offender.Other() && gs.Side == g.exp.Analysis.Position.Turn:
-			g.lapse(gs.T)
+			if !g.exactOnLapse(gs.T, p) {
+				g.lapse(gs.T)
+			}
 		}
 	}
 	if gs.Side == g.cur.Position.Turn {
