@@ -244,11 +244,11 @@ func fuzzPlay(laws string, lines []trace.Line) error {
 
 // ignoresCheck reports whether m is illegal only because it leaves the
 // mover's king in a check it already stood in, under a law-set where a check
-// nobody announced may be ignored (philidor1825:XIII, sarratt1808:18,
-// nycc:IV).
+// nobody announced may be ignored until it is called (philidor1825:XIII,
+// sarratt1808:18, nycc:IV, hastings1895:VI).
 func ignoresCheck(laws string, p *board.Position, a *board.Analysis, m board.Move) bool {
 	switch laws {
-	case "philidor1825", "sarratt1808", "nycc":
+	case "philidor1825", "sarratt1808", "nycc", "hastings1895":
 	default:
 		return false
 	}
