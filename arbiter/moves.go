@@ -43,6 +43,12 @@ func (g *Game) onMove(gs gesture.Gesture) {
 			// open and this move is judged from the position as it stands.
 		}
 	}
+	if rd.Legal && g.cur.Position.Men[rd.Move.To].Kind() == board.King {
+		// A king left in a check nobody called (a code that lets it be
+		// ignored) can stand en prise, and the rules library then offers
+		// its capture as a move: a king is never taken.
+		rd.Legal, rd.False = false, KindFalseMove
+	}
 	if rd.Legal {
 		g.legalMove(t, rd)
 	} else if g.mayIgnoreCheck(rd) {
