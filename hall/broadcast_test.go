@@ -75,6 +75,11 @@ func TestBroadcast(t *testing.T) {
 		body, _ := io.ReadAll(res.Body)
 		return res.StatusCode, string(body), res.Header.Get("ETag")
 	}
+	// The new game's state comes from the board a moment after its header.
+	waitFor(t, "the new game's state in the hall", 10*time.Second, func() bool {
+		code, _, _ := get("/broadcast/boards/b1.pgn")
+		return code == http.StatusOK
+	})
 	code, round, etag := get("/broadcast/rounds/5.pgn")
 	if code != http.StatusOK || strings.Count(round, `[Event "Club night"]`) != 2 || strings.Count(round, `[Round "5"]`) != 2 ||
 		strings.Count(round, `[White "Anderssen"]`) != 2 || !strings.Contains(round, "3. exd6 Qxd6 1-0") || !strings.Contains(round, `[Result "*"]`) {
