@@ -3,17 +3,16 @@ package console
 import (
 	"context"
 	"flag"
-	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/chromedp"
+
+	"github.com/boardd/boardd/browsertest"
 )
 
 // The browser tests drive the console in headless Chromium (Debian's
@@ -23,84 +22,20 @@ var screenshots = flag.Bool("screenshots", false, "write the browser tests' scre
 
 // chrome is one Chromium shared by the browser tests; each test opens its own
 // browser contexts (separate storage, like separate browsers).
-var chrome struct {
-	once   sync.Once
-	ctx    context.Context
-	stop   func()
-	dir    string
-	err    error
-	reason string
-}
+var chrome browsertest.Browser
 
 func TestMain(m *testing.M) {
 	flag.Parse()
 	code := m.Run()
-	if chrome.stop != nil {
-		chrome.stop()
-	}
+	chrome.Close()
 	os.Exit(code)
-}
-
-func chromiumPath() string {
-	for _, name := range []string{"/usr/bin/chromium", "chromium", "chromium-browser", "google-chrome"} {
-		if p, err := exec.LookPath(name); err == nil {
-			return p
-		}
-	}
-	return ""
-}
-
-func startChrome() {
-	path := chromiumPath()
-	if path == "" {
-		chrome.reason = "chromium is not installed (apt-get install -y chromium; CI installs it)"
-		return
-	}
-	dir, err := os.MkdirTemp("", "boardd-console-chromium-")
-	if err != nil {
-		chrome.err = err
-		return
-	}
-	chrome.dir = dir
-	alloc, cancelAlloc := chromedp.NewExecAllocator(context.Background(),
-		chromedp.ExecPath(path),
-		chromedp.Headless,
-		chromedp.NoSandbox,
-		chromedp.DisableGPU,
-		chromedp.NoFirstRun,
-		chromedp.Flag("disable-quic", true),
-		chromedp.Flag("disable-background-networking", true),
-		chromedp.Flag("disable-component-update", true),
-		chromedp.Flag("disable-sync", true),
-		chromedp.Flag("disable-dev-shm-usage", true),
-		chromedp.UserDataDir(dir),
-		chromedp.WindowSize(1280, 960),
-	)
-	ctx, cancel := chromedp.NewContext(alloc)
-	chrome.ctx = ctx
-	chrome.stop = func() {
-		cancel()
-		cancelAlloc()
-		os.RemoveAll(dir)
-	}
-	if err := chromedp.Do(ctx); err != nil { // starts the browser
-		chrome.err = fmt.Errorf("starting %s: %w", path, err)
-	}
 }
 
 // tab opens a page in a fresh browser context: its own storage, as if it
 // were another browser.
 func tab(t *testing.T, url string) context.Context {
 	t.Helper()
-	chrome.once.Do(startChrome)
-	if chrome.reason != "" {
-		t.Skip(chrome.reason)
-	}
-	if chrome.err != nil {
-		t.Fatal(chrome.err)
-	}
-	ctx, cancel := chromedp.NewContext(chrome.ctx, chromedp.WithNewBrowserContext())
-	t.Cleanup(cancel)
+	ctx := chrome.Context(t)
 	if err := chromedp.Do(ctx, chromedp.Navigate(url)); err != nil {
 		t.Fatal(err)
 	}

@@ -5,17 +5,16 @@ import (
 	"flag"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/chromedp/chromedp"
 
 	"github.com/boardd/boardd/board"
+	"github.com/boardd/boardd/browsertest"
 	"github.com/boardd/boardd/hall/halltest"
 	"github.com/boardd/boardd/hall/mosquittotest"
 	"github.com/boardd/boardd/trace"
@@ -27,71 +26,19 @@ import (
 var screenshots = flag.Bool("screenshots", false, "write the browser test's screenshots into ../docs")
 
 // browser is the Chromium the browser tests share.
-var browser struct {
-	once   sync.Once
-	ctx    context.Context
-	stop   func()
-	skip   string
-	err    error
-	tmpDir string
-}
+var browser = browsertest.Browser{Height: 900}
 
 func TestMain(m *testing.M) {
 	flag.Parse()
 	code := m.Run()
-	if browser.stop != nil {
-		browser.stop()
-	}
+	browser.Close()
 	os.Exit(code)
-}
-
-func launch() {
-	var path string
-	for _, name := range []string{"/usr/bin/chromium", "chromium", "chromium-browser", "google-chrome"} {
-		if p, err := exec.LookPath(name); err == nil {
-			path = p
-			break
-		}
-	}
-	if path == "" {
-		browser.skip = "chromium is not installed (apt-get install -y chromium; CI installs it)"
-		return
-	}
-	dir, err := os.MkdirTemp("", "boardd-hall-chromium-")
-	if err != nil {
-		browser.err = err
-		return
-	}
-	alloc, cancelAlloc := chromedp.NewExecAllocator(context.Background(),
-		chromedp.ExecPath(path), chromedp.Headless, chromedp.NoSandbox, chromedp.DisableGPU, chromedp.NoFirstRun,
-		chromedp.Flag("disable-background-networking", true), chromedp.Flag("disable-component-update", true),
-		chromedp.Flag("disable-sync", true), chromedp.Flag("disable-dev-shm-usage", true),
-		chromedp.UserDataDir(dir), chromedp.WindowSize(1280, 900),
-	)
-	ctx, cancel := chromedp.NewContext(alloc)
-	browser.ctx, browser.tmpDir = ctx, dir
-	browser.stop = func() {
-		cancel()
-		cancelAlloc()
-		os.RemoveAll(dir)
-	}
-	if err := chromedp.Do(ctx); err != nil {
-		browser.err = fmt.Errorf("starting %s: %w", path, err)
-	}
 }
 
 // page opens url in a fresh browser context (its own storage).
 func page(t *testing.T, url string) context.Context {
 	t.Helper()
-	browser.once.Do(launch)
-	if browser.skip != "" {
-		t.Skip(browser.skip)
-	}
-	if browser.err != nil {
-		t.Fatal(browser.err)
-	}
-	ctx, cancel := chromedp.NewContext(browser.ctx, chromedp.WithNewBrowserContext())
-	t.Cleanup(cancel)
+	ctx := browser.Context(t)
 	if err := chromedp.Do(ctx, chromedp.Navigate(url)); err != nil {
 		t.Fatal(err)
 	}
