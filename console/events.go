@@ -152,6 +152,11 @@ func (s *Server) events(w http.ResponseWriter, r *http.Request, h *hub) {
 	if !BeginEventStream(w, r) {
 		return
 	}
+	// Join the hub before the client sees the answer start, so that it
+	// misses nothing sent after that.
+	cl := &client{state: make(chan []byte, 1), reports: make(chan []byte, reportBuffer), fresh: true}
+	h.add(cl)
+	defer h.remove(cl)
 	rc := http.NewResponseController(w)
 	if _, err := w.Write([]byte("retry: 1000\n\n")); err != nil {
 		return
@@ -159,9 +164,6 @@ func (s *Server) events(w http.ResponseWriter, r *http.Request, h *hub) {
 	if err := rc.Flush(); err != nil {
 		return
 	}
-	cl := &client{state: make(chan []byte, 1), reports: make(chan []byte, reportBuffer), fresh: true}
-	h.add(cl)
-	defer h.remove(cl)
 	ping := time.NewTicker(s.opts.Ping)
 	defer ping.Stop()
 	for {
