@@ -93,9 +93,6 @@ type LawSet struct {
 	// RookFirstCastling: a rook set on its castling square first is still
 	// castling (nycc:X; the older codes are silent and so do not forbid it).
 	RookFirstCastling bool
-	// KingTouchedBeforeRookQuitted: castling rook-first is allowed only if
-	// the king is touched before the rook is let go (hastings1895:IX).
-	KingTouchedBeforeRookQuitted bool
 	// FirstTouchedBinds: only the first touched man that can move binds
 	// (fide2023:4.3); otherwise every touched man binds and the adversary
 	// elects among them.
@@ -256,13 +253,12 @@ func nycc() *LawSet {
 func hastings() *LawSet {
 	return &LawSet{
 		ID: "hastings1895", Name: "Hastings 1895: tournament regulations and the Revised International Code", Year: 1895,
-		Summary:                      "The regulations of the Hastings International Tournament of 1895 and the thirteen rules of the Revised International Code it played under.",
-		KingTouchedBeforeRookQuitted: true,
-		UnmovableKingPenalty:         true,
-		KingPenaltyNoCastling:        true,
-		NoWaiver:                     true,
-		LapseLaw:                     "hastings1895:IV",
-		Repetition:                   ThreefoldAutomatic, RepetitionLaw: "hastings1895:VII",
+		Summary:               "The regulations of the Hastings International Tournament of 1895 and the thirteen rules of the Revised International Code it played under.",
+		UnmovableKingPenalty:  true,
+		KingPenaltyNoCastling: true,
+		NoWaiver:              true,
+		LapseLaw:              "hastings1895:IV",
+		Repetition:            ThreefoldAutomatic, RepetitionLaw: "hastings1895:VII",
 		Count:            &CountRule{Law: "hastings1895:VIII", Plies: 100, OnNotice: true, ResetByPawn: true},
 		UnnamedPromotion: "incomplete", PromotionLaw: "hastings1895:X",
 		CheckLaw: "hastings1895:VI",

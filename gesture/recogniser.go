@@ -463,8 +463,8 @@ func (r *Recogniser) rest(t time.Duration) {
 		}
 		seen = seen.With(m.Square)
 		side := pos.Turn
-		if m.Announced && m.Man != board.NoMan {
-			side = r.announcerOf(m)
+		if m.Announced {
+			side = r.jadoubeSide // the side whose press announced it
 		}
 		r.emit(Gesture{Kind: Adjust, T: t, Side: side, Square: m.Square, Man: m.Man, Announced: m.Announced})
 		if r.syncing {
@@ -473,11 +473,6 @@ func (r *Recogniser) rest(t time.Duration) {
 	}
 	r.turnTouches = append(r.turnTouches, r.marks...)
 	r.resetEpisode()
-}
-
-func (r *Recogniser) announcerOf(m TouchMark) board.Color {
-	// The press that announced it was recorded with its side.
-	return r.jadoubeSide
 }
 
 // schedule sets the deadline for the current reading.
@@ -546,11 +541,7 @@ func (r *Recogniser) Press(t time.Duration, button string, side board.Color) {
 			switch {
 			case r.segmented != nil:
 				r.completeSegmented(t)
-			case r.cur.cls.completable() && (r.cur.mover == side || r.cur.falseKind == "moved-adverse-man"):
-				r.complete(t, ByClock, side)
-			case r.cur.cls.completable() && r.cur.falseKind == "successive-moves":
-				r.complete(t, ByClock, side)
-			case r.cur.cls == classFalse || r.cur.cls == classOpen:
+			case r.cur.cls.completable():
 				r.complete(t, ByClock, side)
 			case r.cur.cls == classIrregular:
 				r.reportMismatch(t)

@@ -65,7 +65,6 @@ type Header struct {
 	TimeControl       string
 	ClockAtFirstInput bool
 	Tournament        bool              // every penalty exacted by the arbiter
-	Clocked           bool              // a time control runs
 	Tags              map[string]string // PGN tags (Date is "????.??.??" until the clock is synchronised)
 	Started           time.Time         // wall-clock start of the game; zero when the clock was not synchronised
 	Physical          *board.Occupancy  // what the board read at the start, when not the start position
@@ -79,7 +78,7 @@ type Header struct {
 func NewHeader(game uint64, opts pipeline.Options, started time.Time) Header {
 	h := Header{
 		Game: game, Laws: opts.Laws, Setup: opts.Setup, Odds: opts.Odds,
-		TimeControl: opts.TimeControl, ClockAtFirstInput: opts.ClockAtFirstInput, Tournament: opts.Tournament, Clocked: opts.Clocked,
+		TimeControl: opts.TimeControl, ClockAtFirstInput: opts.ClockAtFirstInput, Tournament: opts.Tournament,
 		Tags: map[string]string{}, Started: started, Debounce: opts.Debounce,
 		Settle: opts.Gesture.Settle, OpenWait: opts.Gesture.OpenWait, Jadoube: opts.Gesture.Jadoube,
 	}
@@ -98,7 +97,7 @@ func NewHeader(game uint64, opts pipeline.Options, started time.Time) Header {
 // mode.
 func (h Header) SameRules(opts pipeline.Options) bool {
 	return h.Laws == opts.Laws && h.Setup == opts.Setup && h.Odds == opts.Odds && h.TimeControl == opts.TimeControl &&
-		h.ClockAtFirstInput == opts.ClockAtFirstInput && h.Tournament == opts.Tournament && h.Clocked == opts.Clocked
+		h.ClockAtFirstInput == opts.ClockAtFirstInput && h.Tournament == opts.Tournament
 }
 
 // Options returns the pipeline options of the game: base (the logger and
@@ -106,7 +105,7 @@ func (h Header) SameRules(opts pipeline.Options) bool {
 // tags are a copy.
 func (h Header) Options(base pipeline.Options) pipeline.Options {
 	o := base
-	o.Laws, o.Setup, o.Odds, o.Tournament, o.Clocked = h.Laws, h.Setup, h.Odds, h.Tournament, h.Clocked
+	o.Laws, o.Setup, o.Odds, o.Tournament = h.Laws, h.Setup, h.Odds, h.Tournament
 	o.TimeControl, o.ClockAtFirstInput = h.TimeControl, h.ClockAtFirstInput
 	o.Debounce = h.Debounce
 	o.Gesture.Settle, o.Gesture.OpenWait, o.Gesture.Jadoube = h.Settle, h.OpenWait, h.Jadoube
@@ -145,7 +144,6 @@ type headerWire struct {
 	Control    string            `json:"time_control,omitempty"`
 	AtFirst    bool              `json:"clock_at_first_input,omitempty"`
 	Tournament bool              `json:"tournament,omitempty"`
-	Clocked    bool              `json:"clocked,omitempty"`
 	Tags       map[string]string `json:"tags,omitempty"`
 	Started    string            `json:"started,omitempty"`
 	Physical   string            `json:"physical,omitempty"`
@@ -181,7 +179,7 @@ func appendPrefix(dst []byte, t time.Duration, seq uint64) []byte {
 func AppendHeader(dst []byte, t time.Duration, seq uint64, h Header) ([]byte, error) {
 	w := headerWire{
 		Journal: Version, Game: h.Game, Laws: h.Laws, Setup: h.Setup, Odds: h.Odds,
-		Control: h.TimeControl, AtFirst: h.ClockAtFirstInput, Tournament: h.Tournament, Clocked: h.Clocked,
+		Control: h.TimeControl, AtFirst: h.ClockAtFirstInput, Tournament: h.Tournament,
 		Tags: h.Tags, Debounce: ms(h.Debounce), Settle: ms(h.Settle), OpenWait: ms(h.OpenWait), Jadoube: ms(h.Jadoube),
 	}
 	if !h.Started.IsZero() {
@@ -267,7 +265,7 @@ func ParseRecord(line []byte) (Record, error) {
 		}
 		h := &Header{
 			Game: w.Game, Laws: w.Laws, Setup: w.Setup, Odds: w.Odds,
-			TimeControl: w.Control, ClockAtFirstInput: w.AtFirst, Tournament: w.Tournament, Clocked: w.Clocked, Tags: w.Tags,
+			TimeControl: w.Control, ClockAtFirstInput: w.AtFirst, Tournament: w.Tournament, Tags: w.Tags,
 			Debounce: fromMS(w.Debounce), Settle: fromMS(w.Settle), OpenWait: fromMS(w.OpenWait), Jadoube: fromMS(w.Jadoube),
 		}
 		if h.Tags == nil {

@@ -37,7 +37,6 @@ type Options struct {
 	// (a replay); otherwise the other side's clock press starts it.
 	ClockAtFirstInput bool
 	Tournament        bool          // every penalty exacted by the arbiter
-	Clocked           bool          // a time control runs (moves complete by the clock press under fide2023)
 	Debounce          time.Duration // per-square debounce window (sensor.DefaultDebounce if zero)
 	Gesture           gesture.Options
 	Tags              map[string]string // PGN tags
@@ -81,7 +80,6 @@ func New(opts Options, sink led.Sink, observe func(arbiter.Report)) (*Pipeline, 
 			return nil, err
 		}
 		control = &c
-		opts.Clocked = true
 		tags := map[string]string{}
 		for k, v := range opts.Tags {
 			tags[k] = v
@@ -89,13 +87,13 @@ func New(opts Options, sink led.Sink, observe func(arbiter.Report)) (*Pipeline, 
 		tags["TimeControl"] = clock.Tag(c)
 		opts.Tags = tags
 	}
-	game, err := arbiter.NewGame(arbiter.Options{Laws: laws, Setup: opts.Setup, Odds: opts.Odds, Tournament: opts.Tournament, Clocked: opts.Clocked, Tags: opts.Tags})
+	game, err := arbiter.NewGame(arbiter.Options{Laws: laws, Setup: opts.Setup, Odds: opts.Odds, Tournament: opts.Tournament, Clocked: control != nil, Tags: opts.Tags})
 	if err != nil {
 		return nil, err
 	}
 	gopts := opts.Gesture
 	gopts.RookFirstCastling = laws.RookFirstCastling
-	gopts.MoveNeedsClock = opts.Clocked && laws.IllegalMovePenalty
+	gopts.MoveNeedsClock = control != nil && laws.IllegalMovePenalty
 	startPos := game.Position()
 	physical := startPos.Occupancy()
 	if opts.Physical != nil {

@@ -592,7 +592,7 @@ func eventFor(board string, rec journal.Record) (wire.Event, bool) {
 	case journal.KindHeader:
 		h := rec.Header
 		ev.Kind = wire.EventHeader
-		ev.Header = &wire.Header{Game: h.Game, Laws: h.Laws, FEN: h.Setup, Odds: h.Odds, Tournament: h.Tournament, Clocked: h.Clocked, Tags: h.Tags}
+		ev.Header = &wire.Header{Game: h.Game, Laws: h.Laws, FEN: h.Setup, Odds: h.Odds, Tournament: h.Tournament, Clocked: h.TimeControl != "", Tags: h.Tags}
 	case journal.KindReport:
 		ev.Kind = wire.EventReport
 		ev.Report = rec.Report.AppendJSON(nil)
