@@ -1,5 +1,7 @@
 package board
 
+import "strconv"
+
 var (
 	knightSteps = [8][2]int{{1, 2}, {2, 1}, {2, -1}, {1, -2}, {-1, -2}, {-2, -1}, {-2, 1}, {-1, 2}}
 	kingSteps   = [8][2]int{{1, 0}, {1, 1}, {0, 1}, {-1, 1}, {-1, 0}, {-1, -1}, {0, -1}, {1, -1}}
@@ -148,35 +150,59 @@ func (p *Position) Geometric(m Move) bool {
 	return false
 }
 
-// FalseMoveKind names why m, made by the side to move with its own man, is not
-// legal, in the vocabulary of the arbiter: "own-capture", "false-castling",
-// "moved-into-check", "bad-promotion" or "false-move". It returns "" for a
-// legal move.
-func (p *Position) FalseMoveKind(m Move, a *Analysis) string {
+// Fault says why a man-move of the side to move is not a legal move.
+type Fault uint8
+
+// Why a move is not legal.
+const (
+	NoFault         Fault = iota // the move is legal
+	FaultOwnCapture              // it lands on a man of its own side
+	FaultCastling                // a castling the position does not allow
+	FaultGeometry                // the man does not move that way, or its path is blocked
+	FaultIntoCheck               // it leaves the mover's king in check
+	FaultPromotion               // a promotion to a piece that may not be chosen
+	FaultOther                   // none of these, yet not among the legal moves
+)
+
+var faultNames = [...]string{NoFault: "legal", FaultOwnCapture: "own capture", FaultCastling: "false castling",
+	FaultGeometry: "false move", FaultIntoCheck: "moved into check", FaultPromotion: "bad promotion", FaultOther: "not legal"}
+
+// String names the fault in a few words.
+func (f Fault) String() string {
+	if int(f) < len(faultNames) {
+		return faultNames[f]
+	}
+	return "fault(" + strconv.Itoa(int(f)) + ")"
+}
+
+// MoveFault says why m, made by the side to move with its own man, is not
+// legal; NoFault for a legal move. a holds the position's legal moves; with
+// a nil a only the rules of movement are checked.
+func (p *Position) MoveFault(m Move, a *Analysis) Fault {
 	if a != nil && a.IsLegal(m) {
-		return ""
+		return NoFault
 	}
 	man := p.Men[m.From]
 	if t := p.Men[m.To]; t != NoMan && t.Color() == man.Color() {
-		return "own-capture"
+		return FaultOwnCapture
 	}
 	if p.IsCastling(m) {
-		return "false-castling"
+		return FaultCastling
 	}
 	if !p.Geometric(m) {
-		return "false-move"
+		return FaultGeometry
 	}
 	q := p.Apply(m)
 	if q.InCheck(man.Color()) {
-		return "moved-into-check"
+		return FaultIntoCheck
 	}
 	if p.IsPromotion(m) {
-		return "bad-promotion"
+		return FaultPromotion
 	}
 	if a == nil {
-		return ""
+		return NoFault
 	}
-	return "false-move"
+	return FaultOther
 }
 
 // KingMoves lists the squares colour c's king may legally step to by an

@@ -1,7 +1,7 @@
 // Package board models what stands on the 64 squares: squares, colours, men,
 // occupancy bitsets and chess positions with their legal moves, FEN and SAN.
 //
-// It is the shared vocabulary of the pipeline. Legal-move generation, FEN
+// It is the shared vocabulary of the game. Legal-move generation, FEN
 // parsing and SAN come from github.com/corentings/chess/v2; this package adds
 // the plain value types the per-frame path needs (a Position is a comparable
 // array, an Occupancy one machine word) and the things a rules library does not

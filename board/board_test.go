@@ -145,7 +145,7 @@ func walk(t *testing.T, p Position, depth int) int {
 		if !strings.HasSuffix(got, sign) || sign == "" && strings.ContainsAny(got, "+#") {
 			t.Fatalf("%s: SAN of %s is %q, want sign %q", p.FEN(), m, got, sign)
 		}
-		if kind := p.FalseMoveKind(m, a); kind != "" {
+		if kind := p.MoveFault(m, a); kind != NoFault {
 			t.Fatalf("%s: legal %s classified %s", p.FEN(), m, kind)
 		}
 		total += walk(t, q, depth-1)
@@ -153,19 +153,20 @@ func walk(t *testing.T, p Position, depth int) int {
 	return total
 }
 
-func TestFalseMoveKind(t *testing.T) {
+func TestMoveFault(t *testing.T) {
 	tests := []struct {
-		fen, move, want string
+		fen, move string
+		want      Fault
 	}{
-		{StartFEN, "c1d2", "own-capture"},
-		{StartFEN, "e2e5", "false-move"},
-		{StartFEN, "g1g3", "false-move"},
-		{"4k3/8/8/8/8/8/4r3/4K3 w - - 0 1", "e1f1", ""},
-		{"4k3/8/8/8/8/8/3r4/4K3 w - - 0 1", "e1e2", "moved-into-check"},
-		{"4k3/8/8/8/8/8/8/4K2R w - - 0 1", "e1c1", "false-castling"},
-		{"4k3/8/8/8/8/8/5r2/4K2R w K - 0 1", "e1g1", "false-castling"},
-		{"4k3/8/8/8/8/8/8/4K2R w K - 0 1", "e1g1", ""},
-		{"4k3/4r3/8/8/8/8/4B3/4K3 w - - 0 1", "e2d3", "moved-into-check"},
+		{StartFEN, "c1d2", FaultOwnCapture},
+		{StartFEN, "e2e5", FaultGeometry},
+		{StartFEN, "g1g3", FaultGeometry},
+		{"4k3/8/8/8/8/8/4r3/4K3 w - - 0 1", "e1f1", NoFault},
+		{"4k3/8/8/8/8/8/3r4/4K3 w - - 0 1", "e1e2", FaultIntoCheck},
+		{"4k3/8/8/8/8/8/8/4K2R w - - 0 1", "e1c1", FaultCastling},
+		{"4k3/8/8/8/8/8/5r2/4K2R w K - 0 1", "e1g1", FaultCastling},
+		{"4k3/8/8/8/8/8/8/4K2R w K - 0 1", "e1g1", NoFault},
+		{"4k3/4r3/8/8/8/8/4B3/4K3 w - - 0 1", "e2d3", FaultIntoCheck},
 	}
 	for _, tt := range tests {
 		p, err := ParseFEN(tt.fen)
@@ -180,8 +181,8 @@ func TestFalseMoveKind(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := p.FalseMoveKind(m, a); got != tt.want {
-			t.Errorf("%s %s: kind %q want %q", tt.fen, tt.move, got, tt.want)
+		if got := p.MoveFault(m, a); got != tt.want {
+			t.Errorf("%s %s: fault %v want %v", tt.fen, tt.move, got, tt.want)
 		}
 	}
 }

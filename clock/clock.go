@@ -68,7 +68,7 @@ type player struct {
 
 // Clock is a pair of chess clocks under a time control, on injected time.
 // Times passed to it must not run backwards. It is not safe for concurrent
-// use; the pipeline's goroutine owns it.
+// use; the game's goroutine owns it.
 type Clock struct {
 	ctl    Control
 	first  board.Color
@@ -94,6 +94,9 @@ func New(c Control, first board.Color) (*Clock, error) {
 
 // Control returns the time control the clocks keep.
 func (k *Clock) Control() Control { return k.ctl }
+
+// First returns the side whose move came first in the game.
+func (k *Clock) First() board.Color { return k.first }
 
 // Status says what the clocks are doing.
 func (k *Clock) Status() Status { return k.status }

@@ -9,33 +9,32 @@ import (
 )
 
 // How a driver keeps the time of a game: the clocks start, each completed
-// move goes to Move, the driver wakes at Deadline, and a fallen flag is
-// ruled by the law-set.
+// move goes to Moved, the driver wakes at Deadline, and a fallen flag is
+// found there (what it means is the law-set's).
 func Example() {
 	ctl, err := clock.Parse("hastings1895")
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
-	tk, err := clock.NewTimekeeper("hastings1895", ctl, board.White)
+	k, err := clock.New(ctl, board.White)
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
-	tk.Begin(0) // a replay's first input line
+	k.Start(0) // a replay's first input line
 	moves := []time.Duration{40 * time.Minute, 75 * time.Minute, 80 * time.Minute}
 	side := board.White
 	for _, at := range moves {
-		tk.Move(at, side)
-		w, b := tk.Times(at)
-		fmt.Printf("%-5s %s  white %s black %s\n", side, tk.Clk(at, side), w, b)
+		k.Moved(at, side)
+		w, b := k.Times(at)
+		fmt.Printf("%-5s %s  white %s black %s\n", side, clock.Clk(k.Remaining(at, side)), clock.Format(w), clock.Format(b))
 		side = side.Other()
 	}
-	fmt.Println("TimeControl:", tk.Tag())
-	fmt.Println("Black's flag falls at", clock.Format(tk.Deadline()))
-	if f, ok := tk.Flag(tk.Deadline()); ok {
-		r := tk.Rule(f, true)
-		fmt.Println(r.Result, r.Law, "-", r.Reason)
+	fmt.Println("TimeControl:", clock.Tag(k.Control()))
+	fmt.Println("Black's flag falls at", clock.Format(k.Deadline()))
+	if f, ok := k.Flag(k.Deadline()); ok {
+		fmt.Println(f.Side, "flagged at", clock.Format(f.T))
 	}
 	// Output:
 	// white [%clk 1:20:00]  white 1:20:00 black 2:00:00
@@ -43,5 +42,5 @@ func Example() {
 	// white [%clk 1:15:00]  white 1:15:00 black 1:25:00
 	// TimeControl: 30/7200:15/3600
 	// Black's flag falls at 2:45:00
-	// 1-0 hastings1895:time-limit - Black exceeded the time limit and forfeits the game
+	// black flagged at 2:45:00
 }

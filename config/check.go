@@ -9,15 +9,15 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/boardd/boardd/arbiter"
 	"github.com/boardd/boardd/board"
+	"github.com/boardd/boardd/lawset"
 )
 
 // Each checkX returns "" when s will do, else what was expected.
 
 func checkLaws(s string) string {
-	if _, err := arbiter.Lookup(s); err != nil {
-		return "a law-set: " + strings.Join(arbiter.LawSetIDs(), ", ")
+	if _, err := lawset.Lookup(s); err != nil {
+		return "a law-set: " + strings.Join(lawset.IDs(), ", ")
 	}
 	return ""
 }

@@ -5,7 +5,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/boardd/boardd/arbiter"
+	"github.com/boardd/boardd/lawset"
 )
 
 // example is one named wiring's example file: the sensor and LED wirings it
@@ -98,7 +98,7 @@ log_level = "info"
 # "h1" or "a8" for a quarter turn.
 a1 = "a1"
 
-`, strings.Join(arbiter.LawSetIDs(), ", "))
+`, strings.Join(lawset.IDs(), ", "))
 	d := Default()
 	w("[sensor]\n# sim (the console's simulated board), none, hc165, mcp23017, matrix, mcp3008,\n# mcp3208, or serial:PATH.\nwiring = %q\n", ex.sensor)
 	w("# Scans a second, retries of a failed read, failed scans in a row before the\n# LEDs and console show a fault, and the per-square debounce window.\n")

@@ -8,7 +8,7 @@
 // promotion piece.
 //
 // The page and its JSON API (docs/api.md) serve any set of boards through the
-// Board interface: Local is a board driven by a pipeline.Runner in this
+// Board interface: Local is a board driven by a game.Runner in this
 // process; the club hall can implement Board for boards it follows from afar.
 // Everyone who reaches the page may watch; ruling, choosing on a player's
 // behalf, annulling, starting a new game and changing the law-set need the
@@ -21,7 +21,7 @@ import (
 	"fmt"
 	"regexp"
 
-	"github.com/boardd/boardd/arbiter"
+	"github.com/boardd/boardd/report"
 	"github.com/boardd/boardd/trace"
 )
 
@@ -50,7 +50,7 @@ type Board interface {
 // Change tells a watcher that a board may have changed.
 type Change struct {
 	// Report is the report that caused the change, as one JSON object
-	// (arbiter.Report.AppendJSON), or nil.
+	// (report.Report.AppendJSON), or nil.
 	Report []byte
 }
 
@@ -132,18 +132,18 @@ type Note struct {
 
 // Pending is the irregularity waiting for a choice.
 type Pending struct {
-	Kind     string           `json:"kind"`
-	Law      string           `json:"law"`
-	Offender string           `json:"offender"`
-	Chooser  string           `json:"chooser"`
-	Options  []arbiter.Option `json:"options"`
+	Kind     report.Kind     `json:"kind"`
+	Law      report.Law      `json:"law"`
+	Offender string          `json:"offender"`
+	Chooser  report.Party    `json:"chooser"`
+	Options  []report.Option `json:"options"`
 }
 
 // Result is how the game ended.
 type Result struct {
-	Result string `json:"result"`
-	Reason string `json:"reason"`
-	Law    string `json:"law"`
+	Result report.Outcome `json:"result"`
+	Reason string         `json:"reason"`
+	Law    report.Law     `json:"law"`
 }
 
 // Clock is the players' remaining time, when a clock runs.

@@ -9,15 +9,14 @@ import (
 	"testing"
 	"time"
 
-	"github.com/boardd/boardd/gesture"
-	"github.com/boardd/boardd/pipeline"
+	"github.com/boardd/boardd/game"
 	"github.com/boardd/boardd/timing"
 	"github.com/boardd/boardd/trace"
 )
 
 // hold is a hand holding a man: the board runs in real time, and a man set
 // back within the bump window is jostled, not touched.
-func hold() { time.Sleep(gesture.DefaultBump + 80*time.Millisecond) }
+func hold() { time.Sleep(game.DefaultBump + 80*time.Millisecond) }
 
 func ledRoles(st State) map[string]string {
 	out := map[string]string{}
@@ -149,12 +148,12 @@ func TestReportEvents(t *testing.T) {
 // capture the man set down is the capturer, though the game still has the
 // captured man there. A virtual clock holds the move unsettled.
 func TestMenFollowTheHands(t *testing.T) {
-	p, err := pipeline.New(pipeline.Options{Laws: "fide2023"}, nil, nil)
+	p, err := game.New(game.Options{Laws: "fide2023"}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	clock := &timing.Virtual{}
-	runner := pipeline.NewRunner(p, clock)
+	runner := game.NewRunner(p, clock)
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() { defer close(done); runner.Run(ctx) }()
@@ -216,7 +215,7 @@ func TestMenFollowTheHands(t *testing.T) {
 	}
 }
 
-// The arbiter's actions other than choosing, carried out by the pipeline.
+// The arbiter's actions other than choosing, carried out by the game.
 func TestArbiterActions(t *testing.T) {
 	auth := map[string]string{"Authorization": "Bearer " + testToken}
 	start := func(t *testing.T) (*rig, *stream) {
@@ -273,7 +272,7 @@ func TestArbiterActions(t *testing.T) {
 		}
 		status, out := r.post(t, "arbiter", `{"action":"result","value":"1-0"}`, auth)
 		if status == http.StatusOK {
-			t.Skip("a second result is not refused: pipeline.Runner.Submit does not return the error of an arbiter action yet")
+			t.Skip("a second result is not refused: game.Runner.Submit does not return the error of an arbiter action yet")
 		}
 		if status != http.StatusConflict {
 			t.Errorf("second result: %d %v, want 409", status, out)

@@ -13,7 +13,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/boardd/boardd/pipeline"
+	"github.com/boardd/boardd/game"
 	"github.com/boardd/boardd/timing"
 )
 
@@ -22,7 +22,7 @@ const testToken = "0123456789abcdef0123456789abcdef"
 // rig is a real pipeline driven in real time by a runner, a Local board over
 // it, and the console served by httptest.
 type rig struct {
-	runner *pipeline.Runner
+	runner *game.Runner
 	local  *Local
 	srv    *Server
 	http   *httptest.Server
@@ -42,11 +42,11 @@ func newRig(t testing.TB, o rigOptions) *rig {
 	if o.laws == "" {
 		o.laws = "fide2023"
 	}
-	p, err := pipeline.New(pipeline.Options{Laws: o.laws}, nil, nil)
+	p, err := game.New(game.Options{Laws: o.laws}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	runner := pipeline.NewRunner(p, timing.NewReal())
+	runner := game.NewRunner(p, timing.NewReal())
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() {
@@ -257,7 +257,7 @@ func optionIDs(p *Pending) string {
 	}
 	ids := make([]string, len(p.Options))
 	for i, o := range p.Options {
-		ids[i] = o.ID
+		ids[i] = string(o.ID)
 	}
 	return fmt.Sprint(ids)
 }

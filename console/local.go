@@ -6,10 +6,10 @@ import (
 	"sync"
 	"time"
 
-	"github.com/boardd/boardd/arbiter"
 	"github.com/boardd/boardd/board"
+	"github.com/boardd/boardd/game"
 	"github.com/boardd/boardd/led"
-	"github.com/boardd/boardd/pipeline"
+	"github.com/boardd/boardd/report"
 	"github.com/boardd/boardd/trace"
 )
 
@@ -31,11 +31,11 @@ type LocalOptions struct {
 	MaxNotes int
 }
 
-// Local is a Board driven by a pipeline.Runner in this process. Every query
+// Local is a Board driven by a game.Runner in this process. Every query
 // runs on the runner's goroutine (Runner.Do); reports and inputs reach the
 // watchers through the runner's hooks.
 type Local struct {
-	r    *pipeline.Runner
+	r    *game.Runner
 	opts LocalOptions
 	ctx  context.Context
 	stop context.CancelFunc
@@ -62,9 +62,9 @@ type menModel struct {
 
 // isNote reports whether a report of type t is kept as a note in the move
 // list.
-func isNote(t string) bool {
+func isNote(t report.Type) bool {
 	switch t {
-	case "irregularity", "ruling", "mismatch", "synced", "result":
+	case report.Irregularity, report.Ruling, report.Mismatch, report.Synced, report.Result:
 		return true
 	}
 	return false
@@ -73,7 +73,7 @@ func isNote(t string) bool {
 // NewLocal returns a board over runner r, which must be running (or about to
 // run). It subscribes to the runner's reports and inputs; Close stops its
 // watching.
-func NewLocal(r *pipeline.Runner, opts LocalOptions) (*Local, error) {
+func NewLocal(r *game.Runner, opts LocalOptions) (*Local, error) {
 	if r == nil {
 		return nil, fmt.Errorf("console: local board: no runner")
 	}
@@ -137,19 +137,19 @@ func (l *Local) notify(c Change) {
 }
 
 // onReport runs on the runner's goroutine.
-func (l *Local) onReport(rep arbiter.Report) {
+func (l *Local) onReport(rep report.Report) {
 	js := rep.AppendJSON(nil)
 	l.mu.Lock()
 	switch rep.Type {
-	case "move":
+	case report.Move:
 		l.ply++
 		if rep.WhiteClock != "" {
 			l.clock = &Clock{White: rep.WhiteClock, Black: rep.BlackClock}
 		}
-	case "clock":
+	case report.Clock:
 		l.clock = &Clock{White: rep.WhiteClock, Black: rep.BlackClock}
 	}
-	if rep.Type == "ruling" && rep.Option == arbiter.OptAnnul {
+	if rep.Type == report.Ruling && rep.Option == report.OptAnnul {
 		// The game begins anew: the annulment is its first note.
 		l.notes, l.ply = l.notes[:0], 0
 	}
@@ -190,7 +190,7 @@ func (l *Local) onInput(in trace.Line) {
 		m.valid = false
 	case trace.Arbiter:
 		m.valid = false
-		if in.Action == arbiter.ActionNewGame {
+		if in.Action == trace.ActionNewGame {
 			// A new game: the notes of the last one go with it.
 			l.notes, l.ply, l.clock = nil, 0, nil
 		}
@@ -201,7 +201,7 @@ func (l *Local) onInput(in trace.Line) {
 
 // do runs fn on the runner's goroutine, bounded by the board's timeout and
 // its Close.
-func (l *Local) do(ctx context.Context, fn func(p *pipeline.Pipeline, now time.Duration)) error {
+func (l *Local) do(ctx context.Context, fn func(p *game.Game, now time.Duration)) error {
 	ctx, cancel := context.WithTimeout(ctx, l.opts.Timeout)
 	defer cancel()
 	unhook := context.AfterFunc(l.ctx, cancel)
@@ -216,9 +216,9 @@ func (l *Local) do(ctx context.Context, fn func(p *pipeline.Pipeline, now time.D
 // still run after a timeout has made query return (Runner.Do gives up
 // waiting, not the call), so its value goes through a channel, never a
 // variable the caller reads.
-func query[T any](l *Local, ctx context.Context, fn func(p *pipeline.Pipeline) T) (T, error) {
+func query[T any](l *Local, ctx context.Context, fn func(p *game.Game) T) (T, error) {
 	ch := make(chan T, 1)
-	if err := l.do(ctx, func(p *pipeline.Pipeline, _ time.Duration) { ch <- fn(p) }); err != nil {
+	if err := l.do(ctx, func(p *game.Game, _ time.Duration) { ch <- fn(p) }); err != nil {
 		var zero T
 		return zero, err
 	}
@@ -255,9 +255,9 @@ func (l *Local) poll() {
 		if !watched {
 			continue
 		}
-		fp, err := query(l, l.ctx, func(p *pipeline.Pipeline) fingerprint {
-			g := p.Game()
-			return fingerprint{frame: p.LEDs(), occ: p.Recogniser().Occupancy(), moves: g.MoveCount(), pending: g.Pending() != nil, result: g.Result() != nil}
+		fp, err := query(l, l.ctx, func(p *game.Game) fingerprint {
+			s := p.Snapshot()
+			return fingerprint{frame: led.Compose(s), occ: s.Occupancy, moves: s.Moves, pending: s.Pending != nil, result: s.Result != nil}
 		})
 		if err != nil {
 			continue
@@ -276,7 +276,7 @@ func (l *Local) State(ctx context.Context) (State, error) {
 
 // PGN returns the game as played.
 func (l *Local) PGN(ctx context.Context) (string, error) {
-	return query(l, ctx, func(p *pipeline.Pipeline) string { return p.Game().PGN() })
+	return query(l, ctx, func(p *game.Game) string { return p.PGN() })
 }
 
 // Submit applies an input through the runner, exactly as hardware inputs
@@ -285,7 +285,7 @@ func (l *Local) PGN(ctx context.Context) (string, error) {
 // offer.
 func (l *Local) Submit(ctx context.Context, in trace.Line) error {
 	if in.Kind == trace.Lift || in.Kind == trace.Place {
-		occ, err := query(l, ctx, func(p *pipeline.Pipeline) board.Occupancy { return p.Recogniser().Occupancy() })
+		occ, err := query(l, ctx, func(p *game.Game) board.Occupancy { return p.Snapshot().Occupancy })
 		if err != nil {
 			return err
 		}
@@ -311,17 +311,12 @@ func (l *Local) Submit(ctx context.Context, in trace.Line) error {
 }
 
 // snapshot builds the state; it runs on the runner's goroutine.
-func (l *Local) snapshot(p *pipeline.Pipeline) State {
-	g := p.Game()
-	rec := p.Recogniser()
-	pos := g.Position()
-	exp := rec.Expectation()
-	shown := pos
-	if exp.Analysis != nil {
-		shown = exp.Analysis.Position
-	}
-	occ := rec.Occupancy()
-	laws := g.Laws()
+func (l *Local) snapshot(p *game.Game) State {
+	snap := p.Snapshot()
+	pos := snap.Position
+	shown := snap.Expected
+	occ := snap.Occupancy
+	laws := snap.Laws
 	st := State{
 		Board:      l.opts.ID,
 		Simulated:  l.opts.Simulated,
@@ -335,10 +330,10 @@ func (l *Local) snapshot(p *pipeline.Pipeline) State {
 		Missing:    []string{},
 		Extra:      []string{},
 	}
-	st.Moves = pgnMoves(g.PGN())
+	st.Moves = pgnMoves(p.PGN())
 
 	l.mu.Lock()
-	l.ply = g.MoveCount()
+	l.ply = snap.Moves
 	if occ == shown.Occupancy() {
 		l.model = menModel{valid: true, men: shown.Men}
 	}
@@ -385,7 +380,7 @@ func (l *Local) snapshot(p *pipeline.Pipeline) State {
 		}
 	}
 
-	frame := p.LEDs()
+	frame := led.Compose(snap)
 	for sq, role := range frame.Role {
 		if role == led.Off {
 			continue
@@ -402,7 +397,7 @@ func (l *Local) snapshot(p *pipeline.Pipeline) State {
 		st.LEDs = []LED{}
 	}
 
-	st.Syncing, st.Mismatch = rec.Syncing()
+	st.Syncing, st.Mismatch = snap.Syncing, snap.Mismatch
 	if st.Syncing {
 		target := shown.Occupancy()
 		st.Missing = (target &^ occ).SquareNames()
@@ -413,10 +408,10 @@ func (l *Local) snapshot(p *pipeline.Pipeline) State {
 		notes[i].Ply = min(notes[i].Ply, len(st.Moves))
 	}
 	st.Notes = notes
-	if pr := g.Pending(); pr != nil {
+	if pr := snap.Pending; pr != nil {
 		st.Pending = &Pending{Kind: pr.Kind, Law: pr.Law, Offender: pr.Offender, Chooser: pr.Chooser, Options: pr.Options}
 	}
-	if r := g.Result(); r != nil {
+	if r := snap.Result; r != nil {
 		st.Result = &Result{Result: r.Result, Reason: r.Reason, Law: r.Law}
 	}
 	return st

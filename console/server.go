@@ -18,20 +18,20 @@ import (
 	"sync"
 	"time"
 
-	"github.com/boardd/boardd/arbiter"
 	"github.com/boardd/boardd/board"
+	"github.com/boardd/boardd/lawset"
 	"github.com/boardd/boardd/trace"
 )
 
 // The arbiter's actions (POST /api/boards/{id}/arbiter). All but
 // ActionChoose reach the pipeline as a trace.Arbiter line with this Action
-// (arbiter.Game.Action carries them out).
+// (the game's Action carries them out).
 const (
-	ActionChoose  = "choose"              // rule on the pending choice (side "arbiter")
-	ActionNewGame = arbiter.ActionNewGame // start a new game (value: an optional FEN to set up)
-	ActionAnnul   = arbiter.ActionAnnul   // annul the game and begin it anew
-	ActionLaws    = arbiter.ActionLaws    // change the law-set (value: its id)
-	ActionResult  = arbiter.ActionResult  // declare the result (value: 1-0, 0-1 or 1/2-1/2)
+	ActionChoose  = "choose"            // rule on the pending choice (side "arbiter")
+	ActionNewGame = trace.ActionNewGame // start a new game (value: an optional FEN to set up)
+	ActionAnnul   = trace.ActionAnnul   // annul the game and begin it anew
+	ActionLaws    = trace.ActionLaws    // change the law-set (value: its id)
+	ActionResult  = trace.ActionResult  // declare the result (value: 1-0, 0-1 or 1/2-1/2)
 )
 
 //go:embed assets
@@ -264,12 +264,9 @@ type LawInfo struct {
 }
 
 func (s *Server) laws(w http.ResponseWriter, r *http.Request) {
-	sets := arbiter.LawSets()
 	out := []LawInfo{}
-	for _, id := range arbiter.LawSetIDs() {
-		if ls := sets[id]; ls != nil {
-			out = append(out, LawInfo{ID: ls.ID, Name: ls.Name, Year: ls.Year, Summary: ls.Summary})
-		}
+	for _, ls := range lawset.All() {
+		out = append(out, LawInfo{ID: ls.ID, Name: ls.Name, Year: ls.Year, Summary: ls.Summary})
 	}
 	writeJSON(w, http.StatusOK, out)
 }
@@ -478,7 +475,7 @@ func (s *Server) arbiter(w http.ResponseWriter, r *http.Request, h *hub) {
 				return
 			}
 		case ActionLaws:
-			if _, err := arbiter.Lookup(value); err != nil {
+			if _, err := lawset.Lookup(value); err != nil {
 				writeError(w, http.StatusBadRequest, "arbiter laws: %v", err)
 				return
 			}

@@ -6,11 +6,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/boardd/boardd/arbiter"
 	"github.com/boardd/boardd/console"
+	"github.com/boardd/boardd/game"
 	"github.com/boardd/boardd/hall/wire"
 	"github.com/boardd/boardd/journal/journaltest"
-	"github.com/boardd/boardd/pipeline"
+	"github.com/boardd/boardd/report"
 	"github.com/boardd/boardd/timing"
 )
 
@@ -18,14 +18,14 @@ import (
 // move, the event and the state message a board publishes for it.
 func benchPayloads(b *testing.B) (events, states [][]byte) {
 	b.Helper()
-	p, err := pipeline.New(pipeline.Options{Laws: "fide2023"}, nil, nil)
+	p, err := game.New(game.Options{Laws: "fide2023"}, nil)
 	if err != nil {
 		b.Fatal(err)
 	}
-	r := pipeline.NewRunner(p, timing.NewReal())
-	var moves []arbiter.Report
-	r.OnReport(func(rep arbiter.Report) {
-		if rep.Type == "move" {
+	r := game.NewRunner(p, timing.NewReal())
+	var moves []report.Report
+	r.OnReport(func(rep report.Report) {
+		if rep.Type == report.Move {
 			moves = append(moves, rep)
 		}
 	})

@@ -8,10 +8,10 @@ import (
 	"sync"
 	"time"
 
-	"github.com/boardd/boardd/arbiter"
 	"github.com/boardd/boardd/board"
 	"github.com/boardd/boardd/console"
 	"github.com/boardd/boardd/hall/wire"
+	"github.com/boardd/boardd/report"
 	"github.com/boardd/boardd/trace"
 )
 
@@ -286,7 +286,7 @@ func (b *Board) roundFor(tags map[string]string) string {
 }
 
 // report applies one report of the board's game.
-func (b *Board) report(seq uint64, r *arbiter.Report, raw []byte) {
+func (b *Board) report(seq uint64, r *report.Report, raw []byte) {
 	b.asOf = seq
 	switch r.Type {
 	case "move":
@@ -302,7 +302,7 @@ func (b *Board) report(seq uint64, r *arbiter.Report, raw []byte) {
 		b.pending = &console.Pending{Kind: r.Kind, Law: r.Law, Offender: r.Offender, Chooser: r.Chooser, Options: r.Options}
 	case "ruling":
 		b.pending = nil
-		if r.Option == arbiter.OptAnnul {
+		if r.Option == report.OptAnnul {
 			// The game begins anew: the annulment is its first note.
 			b.moves, b.notes, b.ply, b.result = nil, nil, 0, nil
 			if b.header != nil && b.header.FEN != "" {

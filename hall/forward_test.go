@@ -22,7 +22,7 @@ func TestBrokerKilledMidGame(t *testing.T) {
 	opts := gameOptions("fide2023")
 	type player struct {
 		b    *halltest.Board
-		g    game
+		g    testGame
 		dir  string
 		want []string
 	}

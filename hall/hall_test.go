@@ -20,7 +20,7 @@ func TestThreeBoardsReplay(t *testing.T) {
 	h, _ := startHall(t, config(t, br.URL(), "hall"))
 	opts := gameOptions("fide2023")
 	var boards []*halltest.Board
-	var games []game
+	var games []testGame
 	for i, uci := range testGames {
 		id := fmt.Sprintf("b%d", i+1)
 		b := startBoard(t, id, boardDir(t, id), config(t, br.URL(), id), opts)

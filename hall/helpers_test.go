@@ -11,14 +11,13 @@ import (
 	"testing"
 	"time"
 
-	"github.com/boardd/boardd/arbiter"
-	"github.com/boardd/boardd/gesture"
+	"github.com/boardd/boardd/game"
 	"github.com/boardd/boardd/hall"
 	"github.com/boardd/boardd/hall/broker"
 	"github.com/boardd/boardd/hall/halltest"
 	"github.com/boardd/boardd/hall/mosquittotest"
 	"github.com/boardd/boardd/journal/journaltest"
-	"github.com/boardd/boardd/pipeline"
+	"github.com/boardd/boardd/report"
 	"github.com/boardd/boardd/trace"
 )
 
@@ -93,12 +92,12 @@ func startHall(t testing.TB, c *broker.Config) (*hall.Hall, *httptest.Server) {
 
 // gameOptions are quick gesture timings, so that a test game takes a second
 // or two.
-func gameOptions(laws string) pipeline.Options {
-	return pipeline.Options{Laws: laws, Gesture: gesture.Options{Settle: 60 * time.Millisecond, OpenWait: 300 * time.Millisecond}}
+func gameOptions(laws string) game.Options {
+	return game.Options{Laws: laws, Timing: game.Timing{Settle: 60 * time.Millisecond, OpenWait: 300 * time.Millisecond}}
 }
 
 // startBoard starts a simulated board in dir.
-func startBoard(t testing.TB, id, dir string, c *broker.Config, opts pipeline.Options) *halltest.Board {
+func startBoard(t testing.TB, id, dir string, c *broker.Config, opts game.Options) *halltest.Board {
 	t.Helper()
 	b, err := halltest.Start(context.Background(), halltest.Options{
 		ID: id, Dir: dir, Pipeline: opts, Broker: c, Token: testToken, Logger: logger(t).With("board", id),
@@ -120,16 +119,16 @@ var testGames = [][]string{
 
 // game is a test game as trace lines, with the index of each move's last
 // line.
-type game struct {
+type testGame struct {
 	uci   []string
 	lines []trace.Line
 	ends  []int
 }
 
-func makeGame(t testing.TB, uci []string) game {
+func makeGame(t testing.TB, uci []string) testGame {
 	t.Helper()
 	p := journaltest.NewPlayer(0, journaltest.Timing{Step: 30 * time.Millisecond, Pause: 400 * time.Millisecond})
-	g := game{uci: uci}
+	g := testGame{uci: uci}
 	for _, u := range uci {
 		if err := p.Move(u); err != nil {
 			t.Fatal(err)
@@ -142,10 +141,10 @@ func makeGame(t testing.TB, uci []string) game {
 
 // replayMoves replays the game's lines in virtual time, as `boardd replay`
 // does, and returns its moves as "uci san".
-func replayMoves(t testing.TB, g game, opts pipeline.Options) []string {
+func replayMoves(t testing.TB, g testGame, opts game.Options) []string {
 	t.Helper()
 	var out []string
-	p, err := pipeline.New(opts, nil, func(r arbiter.Report) {
+	p, err := game.New(opts, func(r report.Report) {
 		if r.Type == "move" {
 			out = append(out, r.UCI+" "+r.SAN)
 		}
@@ -204,7 +203,7 @@ func ctxTimeout(t testing.TB, d time.Duration) context.Context {
 }
 
 // halltestStart starts a board with its own hall token (none if empty).
-func halltestStart(t testing.TB, id, url, token string, opts pipeline.Options) (*halltest.Board, error) {
+func halltestStart(t testing.TB, id, url, token string, opts game.Options) (*halltest.Board, error) {
 	t.Helper()
 	b, err := halltest.Start(context.Background(), halltest.Options{
 		ID: id, Dir: boardDir(t, id), Pipeline: opts, Broker: config(t, url, id), Token: token, Logger: logger(t).With("board", id),

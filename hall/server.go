@@ -248,25 +248,25 @@ func (s *Server) moves(w http.ResponseWriter, r *http.Request) {
 
 // --- broadcast ------------------------------------------------------------
 
-// game is one game in a broadcast.
-type game struct {
+// broadcastGame is one game in a broadcast.
+type broadcastGame struct {
 	board, round string
 	pgn          string
 }
 
 // games returns the games in progress (current) and those finished while the
 // hall watched, board by board.
-func (s *Server) games(finished bool) []game {
-	var out []game
+func (s *Server) games(finished bool) []broadcastGame {
+	var out []broadcastGame
 	for _, b := range s.h.Boards() {
 		if finished {
 			for _, f := range b.Finished() {
-				out = append(out, game{board: f.Board, round: f.Round, pgn: f.PGN})
+				out = append(out, broadcastGame{board: f.Board, round: f.Round, pgn: f.PGN})
 			}
 		}
 		b.mu.Lock()
 		if b.pgn != "" {
-			out = append(out, game{board: b.id, round: b.round, pgn: retag(b.pgn, b.tagsLocked())})
+			out = append(out, broadcastGame{board: b.id, round: b.round, pgn: retag(b.pgn, b.tagsLocked())})
 		}
 		b.mu.Unlock()
 	}
@@ -275,7 +275,7 @@ func (s *Server) games(finished bool) []game {
 
 // writePGN serves games as one PGN file, with an ETag so that pollers ask
 // cheaply whether it changed.
-func writePGN(w http.ResponseWriter, r *http.Request, name string, games []game) {
+func writePGN(w http.ResponseWriter, r *http.Request, name string, games []broadcastGame) {
 	var b strings.Builder
 	for i, g := range games {
 		if i > 0 {
@@ -309,7 +309,7 @@ func (s *Server) broadcastRound(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusNotFound, "want /broadcast/rounds/ROUND.pgn")
 		return
 	}
-	var out []game
+	var out []broadcastGame
 	for _, g := range s.games(true) {
 		if g.round == round {
 			out = append(out, g)
@@ -334,7 +334,7 @@ func (s *Server) broadcastBoard(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusServiceUnavailable, "%v", err)
 		return
 	}
-	writePGN(w, r, id+".pgn", []game{{board: id, pgn: pgn}})
+	writePGN(w, r, id+".pgn", []broadcastGame{{board: id, pgn: pgn}})
 }
 
 // BroadcastIndex is GET /broadcast/: where the PGNs are.

@@ -7,7 +7,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/boardd/boardd/pipeline"
+	"github.com/boardd/boardd/game"
 )
 
 // corpusLaws are the law-sets the corpus is replayed under, one per game in
@@ -118,7 +118,7 @@ func replayOne(s *Synthesiser, g *Game, seed uint64, frames bool) error {
 			return err
 		}
 	}
-	reports, err := Replay(lines, pipeline.Options{Laws: s.Options().Laws})
+	reports, err := Replay(lines, game.Options{Laws: s.Options().Laws})
 	if err != nil {
 		return err
 	}
@@ -187,14 +187,14 @@ func TestConcurrentPipelines(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			for i := 0; i < 50; i++ {
-				p, err := pipeline.New(pipeline.Options{Laws: "fide2023", Setup: "4k3/8/8/8/8/8/8/R3K2R w KQ - 0 1"}, nil, nil)
+				p, err := game.New(game.Options{Laws: "fide2023", Setup: "4k3/8/8/8/8/8/8/R3K2R w KQ - 0 1"}, nil)
 				if err != nil {
 					errs <- err
 					return
 				}
-				pos := p.Game().Position()
+				pos := p.Snapshot().Position
 				if got := pos.FEN(); got != "4k3/8/8/8/8/8/8/R3K2R w KQ - 0 1" {
-					errs <- fmt.Errorf("pipeline started from %s", got)
+					errs <- fmt.Errorf("game started from %s", got)
 					return
 				}
 			}

@@ -16,7 +16,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/boardd/boardd/pipeline"
+	"github.com/boardd/boardd/game"
 	"github.com/boardd/boardd/trace"
 )
 
@@ -47,7 +47,7 @@ func replayDigest(s *Synthesiser, g *Game, seed uint64, frames bool) (string, er
 		text = trace.Append(text, l)
 	}
 	var out bytes.Buffer
-	if err := pipeline.Replay(context.Background(), bytes.NewReader(text), &out, pipeline.Options{Laws: s.Options().Laws}); err != nil {
+	if err := game.Replay(context.Background(), bytes.NewReader(text), &out, game.Options{Laws: s.Options().Laws}); err != nil {
 		return "", err
 	}
 	sum := sha256.Sum256(out.Bytes())

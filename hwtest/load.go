@@ -16,14 +16,13 @@ import (
 	"sync"
 	"time"
 
-	"github.com/boardd/boardd/arbiter"
 	"github.com/boardd/boardd/board"
-	"github.com/boardd/boardd/gesture"
+	"github.com/boardd/boardd/game"
 	"github.com/boardd/boardd/hall/broker"
 	"github.com/boardd/boardd/hall/halltest"
 	"github.com/boardd/boardd/hall/wire"
 	"github.com/boardd/boardd/journal/journaltest"
-	"github.com/boardd/boardd/pipeline"
+	"github.com/boardd/boardd/report"
 	"github.com/boardd/boardd/trace"
 )
 
@@ -236,8 +235,8 @@ func RunLoad(ctx context.Context, o LoadOptions) (*LoadResult, error) {
 		}
 		lb.b, err = halltest.Start(ctx, halltest.Options{
 			ID: id, Dir: dir, Broker: cfg, Token: o.Token, Logger: o.Logger.With("board", id),
-			Pipeline: pipeline.Options{Laws: "fide2023", Gesture: gesture.Options{Settle: 150 * time.Millisecond}},
-			OnMove: func(_ uint64, _ arbiter.Report, at time.Time) {
+			Pipeline: game.Options{Laws: "fide2023", Timing: game.Timing{Settle: 150 * time.Millisecond}},
+			OnMove: func(_ uint64, _ report.Report, at time.Time) {
 				lb.mu.Lock()
 				lb.made = append(lb.made, at)
 				if lb.inRun {
@@ -473,7 +472,7 @@ func loadPlayAt(ctx context.Context, b *halltest.Board, lines []trace.Line, star
 	return nil
 }
 
-func loadUCI(reports []arbiter.Report) []string {
+func loadUCI(reports []report.Report) []string {
 	out := make([]string, len(reports))
 	for i, r := range reports {
 		out[i] = r.UCI

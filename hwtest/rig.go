@@ -11,10 +11,9 @@ import (
 	"time"
 
 	"github.com/boardd/boardd/board"
-	"github.com/boardd/boardd/gesture"
+	"github.com/boardd/boardd/game"
 	"github.com/boardd/boardd/led"
 	"github.com/boardd/boardd/link"
-	"github.com/boardd/boardd/sensor"
 	"github.com/boardd/boardd/timing"
 	"github.com/boardd/boardd/trace"
 )
@@ -42,10 +41,10 @@ type RigOptions struct {
 	// frame takes no time on the wire.
 	Baud int
 	// Debounce is boardd's debounce window, for the latency floor
-	// (sensor.DefaultDebounce if zero).
+	// (game.DefaultDebounce if zero).
 	Debounce time.Duration
 	// Settle is boardd's settle time, which a placement's answer waits for
-	// (gesture.DefaultSettle if zero).
+	// (game.DefaultSettle if zero).
 	Settle time.Duration
 	// ConnectTimeout is how long to wait for boardd's handshake and status
 	// (DefaultConnectTimeout if zero).
@@ -107,10 +106,10 @@ func NewRig(o RigOptions) (*Rig, error) {
 		o.Heartbeat = o.ScanPeriod
 	}
 	if o.Debounce <= 0 {
-		o.Debounce = sensor.DefaultDebounce
+		o.Debounce = game.DefaultDebounce
 	}
 	if o.Settle <= 0 {
-		o.Settle = gesture.DefaultSettle
+		o.Settle = game.DefaultSettle
 	}
 	if o.ConnectTimeout <= 0 {
 		o.ConnectTimeout = DefaultConnectTimeout
@@ -245,7 +244,8 @@ func (r *Rig) message(now time.Duration, f link.Frame) {
 	case link.TypeLEDs:
 		var m link.LEDs
 		if m.Unmarshal(f.Payload) == nil && r.chk != nil {
-			r.chk.gotLEDs(now, &m.Frame)
+			frame := led.FrameOfCodes(&m.Role, &m.Blink)
+			r.chk.gotLEDs(now, &frame)
 		}
 	case link.TypeReport:
 		var m link.Report
@@ -397,7 +397,9 @@ func (r *Rig) floor() Floor {
 	var f led.Frame
 	f.Set(12, led.LastMove, led.Steady)
 	f.Set(28, led.LastMove, led.Steady)
-	leds, _ := link.Append(nil, 1, &link.LEDs{Frame: f})
+	m := &link.LEDs{}
+	m.Role, m.Blink = f.Codes()
+	leds, _ := link.Append(nil, 1, m)
 	return Floor{
 		ScanPeriod:    r.opts.ScanPeriod,
 		OccupancyWire: wireTime(len(occ), r.opts.Baud),

@@ -10,7 +10,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/boardd/boardd/pipeline"
+	"github.com/boardd/boardd/game"
+	"github.com/boardd/boardd/led"
 	"github.com/boardd/boardd/serialport"
 	"github.com/boardd/boardd/timing"
 )
@@ -19,8 +20,8 @@ import (
 // in real time by a runner, joined to the board on a serial link that opens
 // the pty's path through go.bug.st/serial as it would a USB port.
 type rigBoardd struct {
-	runner *pipeline.Runner
-	pipe   *pipeline.Pipeline
+	runner *game.Runner
+	pipe   *game.Game
 	board  *serialport.Board
 	logs   *rigLog
 }
@@ -51,16 +52,20 @@ func startRigBoardd(t *testing.T, path, laws string) *rigBoardd {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, err := pipeline.New(pipeline.Options{Laws: laws, Logger: logger}, b.Sink(), nil)
+	p, err := game.New(game.Options{Laws: laws, Logger: logger}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := pipeline.NewRunner(p, timing.NewReal())
+	clock := timing.NewReal()
+	r := game.NewRunner(p, clock)
+	leds := led.NewDriver(b.Sink(), clock, logger)
+	leds.Follow(r)
 	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan struct{}, 2)
+	done := make(chan struct{}, 3)
 	go func() { r.Run(ctx); done <- struct{}{} }()
 	go func() { b.Run(ctx, r); done <- struct{}{} }()
-	t.Cleanup(func() { cancel(); <-done; <-done })
+	go func() { leds.Run(ctx); done <- struct{}{} }()
+	t.Cleanup(func() { cancel(); <-done; <-done; <-done })
 	return &rigBoardd{runner: r, pipe: p, board: b, logs: logs}
 }
 
@@ -97,11 +102,11 @@ func rigPlay(t *testing.T, name string) (*Result, *rigBoardd) {
 	return res, bd
 }
 
-// game asks boardd's pipeline for its PGN move text and move count.
+// game asks boardd's game for its PGN move text and move count.
 func (bd *rigBoardd) game(t *testing.T) (pgn string, moves int) {
 	t.Helper()
-	err := bd.runner.Do(context.Background(), func(p *pipeline.Pipeline, now time.Duration) {
-		pgn, moves = p.Game().PGN(), p.Game().MoveCount()
+	err := bd.runner.Do(context.Background(), func(p *game.Game, now time.Duration) {
+		pgn, moves = p.PGN(), p.Snapshot().Moves
 	})
 	if err != nil {
 		t.Fatal(err)

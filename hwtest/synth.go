@@ -6,9 +6,9 @@ import (
 	"math/rand/v2"
 	"time"
 
-	"github.com/boardd/boardd/arbiter"
 	"github.com/boardd/boardd/board"
-	"github.com/boardd/boardd/sensor"
+	"github.com/boardd/boardd/game"
+	"github.com/boardd/boardd/lawset"
 	"github.com/boardd/boardd/trace"
 )
 
@@ -106,7 +106,7 @@ type SynthOptions struct {
 	// every move made at leisure, captured man second, no slides.
 	Style Style
 	// Debounce is the debounce window of the pipeline the frames are meant
-	// for (sensor.DefaultDebounce if zero): frame traces are timed so that
+	// for (game.DefaultDebounce if zero): frame traces are timed so that
 	// the debounced events fall exactly where the event trace puts them.
 	Debounce time.Duration
 	// MaxBounce is the longest burst of contact bounce around a change in a
@@ -135,12 +135,12 @@ func NewSynthesiser(opts SynthOptions) (*Synthesiser, error) {
 	if opts.Laws == "" {
 		opts.Laws = "fide2023"
 	}
-	laws, err := arbiter.Lookup(opts.Laws)
+	laws, err := lawset.Lookup(opts.Laws)
 	if err != nil {
 		return nil, fmt.Errorf("hwtest: synthesiser: %w", err)
 	}
 	if opts.Debounce <= 0 {
-		opts.Debounce = sensor.DefaultDebounce
+		opts.Debounce = game.DefaultDebounce
 	}
 	if opts.MaxBounce <= 0 {
 		opts.MaxBounce = 8 * time.Millisecond

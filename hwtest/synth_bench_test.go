@@ -7,7 +7,7 @@ import (
 	"io"
 	"testing"
 
-	"github.com/boardd/boardd/pipeline"
+	"github.com/boardd/boardd/game"
 	"github.com/boardd/boardd/trace"
 )
 
@@ -50,7 +50,7 @@ func benchRecognise(b *testing.B, frames bool) {
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		for _, lines := range traces {
-			if _, err := Replay(lines, pipeline.Options{Laws: "fide2023"}); err != nil {
+			if _, err := Replay(lines, game.Options{Laws: "fide2023"}); err != nil {
 				b.Fatal(err)
 			}
 		}
@@ -98,7 +98,7 @@ func BenchmarkReplayPath(b *testing.B) {
 // replayText does what boardd replay does with a trace.
 func replayText(in io.Reader, w io.Writer) error {
 	out := bufio.NewWriterSize(w, 64*1024)
-	if err := pipeline.Replay(context.Background(), in, out, pipeline.Options{Laws: "fide2023"}); err != nil {
+	if err := game.Replay(context.Background(), in, out, game.Options{Laws: "fide2023"}); err != nil {
 		return err
 	}
 	return out.Flush()

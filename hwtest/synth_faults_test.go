@@ -6,8 +6,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/boardd/boardd/arbiter"
-	"github.com/boardd/boardd/pipeline"
+	"github.com/boardd/boardd/game"
+	"github.com/boardd/boardd/report"
 	"github.com/boardd/boardd/trace"
 )
 
@@ -178,7 +178,7 @@ func TestKnownFaults(t *testing.T) {
 				}
 				return
 			}
-			reports, err := Replay(lines, pipeline.Options{Laws: kf.laws})
+			reports, err := Replay(lines, game.Options{Laws: kf.laws})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -191,7 +191,7 @@ func TestKnownFaults(t *testing.T) {
 
 // faithful checks a replay of clean play: the moves wanted, in order, with
 // no irregularity, ruling or mismatch, move i reported by by[i] if given.
-func faithful(reports []arbiter.Report, want []string, by []time.Duration) error {
+func faithful(reports []report.Report, want []string, by []time.Duration) error {
 	var got, faults []string
 	for _, r := range reports {
 		switch r.Type {

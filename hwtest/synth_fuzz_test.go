@@ -5,9 +5,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/boardd/boardd/arbiter"
 	"github.com/boardd/boardd/board"
-	"github.com/boardd/boardd/pipeline"
+	"github.com/boardd/boardd/game"
+	"github.com/boardd/boardd/lawset"
+	"github.com/boardd/boardd/report"
 	"github.com/boardd/boardd/sensor"
 	"github.com/boardd/boardd/trace"
 )
@@ -120,7 +121,7 @@ var fuzzLaws = []string{"fide2023", "hastings1895", "nycc", "philidor1825", "sar
 
 // FuzzRecogniser feeds random lifts, placements (each consistent with the
 // occupancy), presses and promotion names through debounce, gesture and
-// arbiter. The pipeline must never panic, never report a move that is not
+// arbiter. The game must never panic, never report a move that is not
 // legal in the position it is played in (unless a ruling has just let a false
 // move stand), and once the board is put back to the position the game
 // expects it must not be left waiting on a mismatch.
@@ -157,15 +158,15 @@ func FuzzRecogniser(f *testing.F) {
 }
 
 // fuzzPlay runs the lines, checks every move, then puts the board right and
-// checks the pipeline is not left waiting on a mismatch.
+// checks the game is not left waiting on a mismatch.
 func fuzzPlay(laws string, lines []trace.Line) error {
-	var batch []arbiter.Report
-	opts := pipeline.Options{Laws: laws}
+	var batch []report.Report
+	opts := game.Options{Laws: laws}
 	if len(lines) > 0 && lines[0].Kind == trace.Setup {
 		opts.Setup = lines[0].FEN
 		lines = lines[1:]
 	}
-	p, err := pipeline.New(opts, nil, func(r arbiter.Report) { batch = append(batch, r) })
+	p, err := game.New(opts, func(r report.Report) { batch = append(batch, r) })
 	if err != nil {
 		return err
 	}
@@ -173,9 +174,9 @@ func fuzzPlay(laws string, lines []trace.Line) error {
 		cur, exempt := before, false
 		for _, r := range batch {
 			switch r.Type {
-			case "ruling":
-				exempt = r.Option == arbiter.OptStand || r.Option == arbiter.OptKeepAll
-			case "move":
+			case report.Ruling:
+				exempt = r.Option == report.OptStand || r.Option == report.OptKeepAll
+			case report.Move:
 				if !exempt {
 					m, err := board.ParseUCI(r.UCI)
 					if err != nil {
@@ -202,7 +203,7 @@ func fuzzPlay(laws string, lines []trace.Line) error {
 	}
 	now := time.Duration(0)
 	for i, l := range lines {
-		before := p.Game().Position()
+		before := p.Snapshot().Position
 		if err := p.Input(l); err != nil {
 			return fmt.Errorf("line %d: %v", i+1, err)
 		}
@@ -212,13 +213,13 @@ func fuzzPlay(laws string, lines []trace.Line) error {
 		now = l.T
 	}
 	// Put the board right, as often as the game's expectation moves on.
-	occ := p.Recogniser().Occupancy()
 	for round := 0; round < 4; round++ {
-		before := p.Game().Position()
+		before := p.Snapshot().Position
 		now += 2 * time.Second
 		p.Advance(now)
-		target := p.Recogniser().Expectation().Position().Occupancy()
-		occ = p.Recogniser().Occupancy()
+		snap := p.Snapshot()
+		target := snap.Expected.Occupancy()
+		occ := snap.Occupancy
 		for _, sq := range (occ &^ target).Squares() {
 			now += 40 * time.Millisecond
 			p.Event(sensorLift(now, sq))
@@ -232,12 +233,12 @@ func fuzzPlay(laws string, lines []trace.Line) error {
 		if err := check(before, fmt.Sprintf("restore round %d", round+1)); err != nil {
 			return err
 		}
-		if p.Recogniser().Occupancy() == p.Recogniser().Expectation().Position().Occupancy() {
+		if snap := p.Snapshot(); snap.Occupancy == snap.Expected.Occupancy() {
 			break
 		}
 	}
-	if waiting, mismatch := p.Recogniser().Syncing(); waiting && mismatch {
-		return fmt.Errorf("laws %s: the board reads the expected position %s, yet a mismatch is still pending", laws, p.Recogniser().Expectation().Position().FEN())
+	if snap := p.Snapshot(); snap.Syncing && snap.Mismatch {
+		return fmt.Errorf("laws %s: the board reads the expected position %s, yet a mismatch is still pending", laws, snap.Expected.FEN())
 	}
 	return nil
 }
@@ -247,12 +248,11 @@ func fuzzPlay(laws string, lines []trace.Line) error {
 // nobody announced may be ignored until it is called (philidor1825:XIII,
 // sarratt1808:18, nycc:IV, hastings1895:VI).
 func ignoresCheck(laws string, p *board.Position, a *board.Analysis, m board.Move) bool {
-	switch laws {
-	case "philidor1825", "sarratt1808", "nycc", "hastings1895":
-	default:
+	ls, err := lawset.Lookup(laws)
+	if err != nil || !ls.UncalledCheckMayBeIgnored {
 		return false
 	}
-	return p.InCheck(p.Turn) && p.FalseMoveKind(m, a) == "moved-into-check"
+	return p.InCheck(p.Turn) && p.MoveFault(m, a) == board.FaultIntoCheck
 }
 
 func sensorLift(t time.Duration, sq board.Square) sensor.Event {

@@ -5,21 +5,21 @@ import (
 	"strings"
 	"time"
 
-	"github.com/boardd/boardd/arbiter"
-	"github.com/boardd/boardd/pipeline"
+	"github.com/boardd/boardd/game"
+	"github.com/boardd/boardd/report"
 	"github.com/boardd/boardd/trace"
 )
 
 // Replay runs a trace through a fresh pipeline in virtual time, as `boardd
 // replay` does (a first setup line sets opts.Setup), and returns every report
 // in order, the end line last.
-func Replay(lines []trace.Line, opts pipeline.Options) ([]arbiter.Report, error) {
-	var reports []arbiter.Report
+func Replay(lines []trace.Line, opts game.Options) ([]report.Report, error) {
+	var reports []report.Report
 	if len(lines) > 0 && lines[0].Kind == trace.Setup {
 		opts.Setup = lines[0].FEN
 		lines = lines[1:]
 	}
-	p, err := pipeline.New(opts, nil, func(r arbiter.Report) { reports = append(reports, r) })
+	p, err := game.New(opts, func(r report.Report) { reports = append(reports, r) })
 	if err != nil {
 		return nil, fmt.Errorf("hwtest: replay: %w", err)
 	}
@@ -38,7 +38,7 @@ func Replay(lines []trace.Line, opts pipeline.Options) ([]arbiter.Report, error)
 // move recovered in order, the final position equal, no irregularity, ruling
 // or mismatch, and a result (if any) only after the last move. It returns nil
 // when the replay is faithful.
-func CheckClean(g *Game, reports []arbiter.Report) error {
+func CheckClean(g *Game, reports []report.Report) error {
 	want := g.UCI()
 	var got []string
 	var faults []string

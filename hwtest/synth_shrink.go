@@ -4,7 +4,7 @@ import (
 	"time"
 
 	"github.com/boardd/boardd/board"
-	"github.com/boardd/boardd/pipeline"
+	"github.com/boardd/boardd/game"
 	"github.com/boardd/boardd/trace"
 )
 
@@ -32,7 +32,7 @@ func (s *Synthesiser) Shrink(g *Game, gameSeed uint64, frames bool) (*Failure, e
 				return nil, err
 			}
 		}
-		reports, err := Replay(lines, pipeline.Options{Laws: s.opts.Laws})
+		reports, err := Replay(lines, game.Options{Laws: s.opts.Laws})
 		if err != nil {
 			return nil, err
 		}

@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/boardd/boardd/board"
-	"github.com/boardd/boardd/sensor"
 	"github.com/boardd/boardd/trace"
 )
 
@@ -117,62 +116,6 @@ func TestSynthesiserHandsAreCareful(t *testing.T) {
 				t.Fatalf("%s: the board ends reading %s, the game %s", g.Name, occ.Hex(), want.Occupancy().Hex())
 			}
 		}
-	}
-}
-
-// TestFramesDebounceToTheEvents runs frame traces through a debouncer and
-// requires exactly the events of the event trace, at the same times: the
-// bounce never leaks through and every change survives.
-func TestFramesDebounceToTheEvents(t *testing.T) {
-	games := testGames(t, "lichess")[:20]
-	s, err := NewSynthesiser(SynthOptions{Seed: 3, Style: HardStyle()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	bounced := 0
-	for i := range games {
-		g := &games[i]
-		events, err := s.Events(g, uint64(i))
-		if err != nil {
-			t.Fatal(err)
-		}
-		frames, err := s.Frames(events, uint64(i))
-		if err != nil {
-			t.Fatal(err)
-		}
-		start := g.Start
-		d := sensor.NewDebouncer(start.Occupancy(), s.opts.Debounce)
-		var got []sensor.Event
-		changes := 0
-		for _, l := range frames {
-			if l.Kind != trace.Frame {
-				continue
-			}
-			got = d.Advance(l.T, got)
-			got = d.Frame(l.T, l.Occupancy, got)
-			changes++
-		}
-		got = d.Advance(time.Hour, got)
-		var want []sensor.Event
-		for _, l := range events {
-			switch l.Kind {
-			case trace.Lift:
-				want = append(want, sensor.Event{T: l.T, Square: l.Square, Kind: sensor.Lift})
-			case trace.Place:
-				want = append(want, sensor.Event{T: l.T, Square: l.Square, Kind: sensor.Place})
-			}
-		}
-		if !reflect.DeepEqual(got, want) {
-			n := 0
-			for n < len(got) && n < len(want) && got[n] == want[n] {
-				n++
-			}
-			t.Fatalf("%s: debounced frames differ from the events at event %d: got %v, want %v", g.Name, n+1, got[n:min(n+3, len(got))], want[n:min(n+3, len(want))])
-		}
-		bounced += changes - len(want)
-	}
-	if bounced == 0 {
-		t.Error("no frame bounced: the frames have no contact bounce")
 	}
 }
 

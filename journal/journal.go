@@ -30,7 +30,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
-	"github.com/boardd/boardd/arbiter"
+	"github.com/boardd/boardd/report"
 	"github.com/boardd/boardd/trace"
 )
 
@@ -57,16 +57,6 @@ type Options struct {
 	ArchiveCap int64
 	// Logger gets warnings (torn tails, archive trimming); nil discards.
 	Logger *slog.Logger
-}
-
-// Durable reports whether a report of type typ makes the journal fsync: a
-// completed move, a ruling, an irregularity, a result.
-func Durable(typ string) bool {
-	switch typ {
-	case "move", "ruling", "irregularity", "result":
-		return true
-	}
-	return false
 }
 
 // Journal appends to the journal of the game in progress. Appends come from
@@ -283,11 +273,11 @@ func (j *Journal) AppendInput(l trace.Line) error {
 }
 
 // AppendReport journals a report, syncing when it is Durable.
-func (j *Journal) AppendReport(r *arbiter.Report) error {
+func (j *Journal) AppendReport(r *report.Report) error {
 	j.mu.Lock()
 	defer j.mu.Unlock()
 	j.buf = AppendReport(j.buf[:0], j.seq+1, r)
-	return j.write(Durable(r.Type))
+	return j.write(report.Durable(r.Type)) // fsync at moves, rulings and results
 }
 
 // AppendTag journals a PGN tag learnt during the game, and syncs.

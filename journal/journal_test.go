@@ -9,9 +9,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/boardd/boardd/board"
+	"github.com/boardd/boardd/game"
 	"github.com/boardd/boardd/journal/journaltest"
-	"github.com/boardd/boardd/led"
-	"github.com/boardd/boardd/pipeline"
 	"github.com/boardd/boardd/timing"
 	"github.com/boardd/boardd/trace"
 )
@@ -41,7 +41,7 @@ func legalsMate(t testing.TB, reset bool) []trace.Line {
 type session struct {
 	t     testing.TB
 	j     *Journal
-	p     *pipeline.Pipeline
+	p     *game.Game
 	rec   *Recorder
 	rp    *Replayed
 	shift time.Duration // added to the times of the inputs fed
@@ -56,27 +56,25 @@ func start(t testing.TB, opts Options, wall func() (time.Time, bool)) *session {
 		t.Fatal(err)
 	}
 	s := &session{t: t, j: j, first: true}
-	base := pipeline.Options{Laws: "fide2023"}
+	base := game.Options{Laws: "fide2023"}
 	var h Header
-	var tags map[string]string
 	if g == nil {
 		if h, err = j.Begin(0, NewHeader(j.Game(), base, time.Time{})); err != nil {
 			t.Fatal(err)
 		}
-		popts := h.Options(base)
-		tags = popts.Tags
-		if s.p, err = pipeline.New(popts, nil, nil); err != nil {
+		if s.p, err = game.New(h.Options(base), nil); err != nil {
 			t.Fatal(err)
 		}
 	} else {
-		if s.rp, err = Replay(g, base, nil); err != nil {
+		if s.rp, err = Replay(g, base); err != nil {
 			t.Fatal(err)
 		}
-		s.p, h, tags = s.rp.Pipeline, g.Header, s.rp.Tags
+		s.p, h = s.rp.Game, g.Header
 		s.now = s.rp.Resume
 	}
-	rn := pipeline.NewRunner(s.p, &timing.Virtual{})
-	s.rec = NewRecorder(j, RecorderOptions{Game: s.p.Game, Occupancy: s.p.Recogniser().Occupancy, Header: h, Tags: tags, Wall: wall})
+	rn := game.NewRunner(s.p, &timing.Virtual{})
+	p := s.p
+	s.rec = NewRecorder(j, RecorderOptions{Game: func() *game.Game { return p }, Occupancy: func() board.Occupancy { return p.Snapshot().Occupancy }, Header: h, Wall: wall})
 	rn.OnReport(s.rec.Report)
 	if s.rp != nil {
 		s.p.Advance(s.now)
@@ -125,7 +123,7 @@ func played(t testing.TB, lines []trace.Line) string {
 	defer s.close()
 	s.feed(lines...)
 	s.finish()
-	return s.p.Game().PGN()
+	return s.p.PGN()
 }
 
 func TestGameReplaysFromItsJournal(t *testing.T) {
@@ -134,7 +132,7 @@ func TestGameReplaysFromItsJournal(t *testing.T) {
 	s := start(t, Options{Dir: dir}, noWall)
 	s.feed(lines...)
 	s.finish()
-	want := s.p.Game().PGN()
+	want := s.p.PGN()
 	s.close()
 	if !strings.Contains(want, "Nd5# 1-0") || !strings.Contains(want, "lapse") {
 		t.Fatalf("the game was not played as meant:\n%s", want)
@@ -154,14 +152,14 @@ func TestGameReplaysFromItsJournal(t *testing.T) {
 			t.Fatalf("record %d has seq %d", i, r.Seq)
 		}
 	}
-	rp, err := Replay(g, pipeline.Options{}, nil)
+	rp, err := Replay(g, game.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if rp.Diverged != 0 || len(rp.Lost) != 0 || rp.NewGame {
 		t.Errorf("replay: diverged %d, lost %d, new game %v", rp.Diverged, len(rp.Lost), rp.NewGame)
 	}
-	if got := rp.Pipeline.Game().PGN(); got != want {
+	if got := rp.Game.PGN(); got != want {
 		t.Errorf("replayed PGN:\n%s\nwant:\n%s", got, want)
 	}
 	cur, err := os.ReadFile(filepath.Join(dir, CurrentPGN))
@@ -219,7 +217,7 @@ func crashEverywhere(t *testing.T, lines []trace.Line, wantIn []string, games in
 	s := start(t, Options{Dir: full}, noWall)
 	s.feed(lines...)
 	s.finish()
-	want := s.p.Game().PGN()
+	want := s.p.PGN()
 	s.close()
 	for _, w := range wantIn {
 		if !strings.Contains(want, w) {
@@ -265,7 +263,7 @@ func crashEverywhere(t *testing.T, lines []trace.Line, wantIn []string, games in
 		}
 		s.feed(lines[done:]...)
 		s.finish()
-		if got := s.p.Game().PGN(); got != want {
+		if got := s.p.PGN(); got != want {
 			t.Fatalf("cut at byte %d (%d inputs journalled): PGN\n%s\nwant\n%s", cut, done, got, want)
 		}
 		s.close()
@@ -350,7 +348,7 @@ func TestTornLastRecordAtEveryOffset(t *testing.T) {
 			if info, _ := os.Stat(path); info.Size() != g.Good || g.Good != int64(min(cut, lastStart)) && cut != len(data) {
 				t.Errorf("cut %d zeros %v: file is %d bytes after open, good %d, want %d", cut, zeros, info.Size(), g.Good, lastStart)
 			}
-			if _, err := Replay(g, pipeline.Options{}, nil); err != nil {
+			if _, err := Replay(g, game.Options{}); err != nil {
 				t.Errorf("cut %d zeros %v: replay: %v", cut, zeros, err)
 			}
 			// The journal goes on after the cut with the next number.
@@ -616,7 +614,7 @@ func TestCrashBetweenArchiveAndBegin(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(full, CurrentFile+".new")); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("the half-made journal was left: %v", err)
 	}
-	h, err := j.Begin(time.Second, NewHeader(j.Game(), pipeline.Options{Laws: "nycc"}, time.Time{}))
+	h, err := j.Begin(time.Second, NewHeader(j.Game(), game.Options{Laws: "nycc"}, time.Time{}))
 	if err != nil || h.Game != 2 || j.Seq() != g1.LastSeq+1 {
 		t.Errorf("Begin: %+v, %v, seq %d", h, err, j.Seq())
 	}
@@ -631,7 +629,7 @@ func TestDateLearntWhenTheClockIsSynchronised(t *testing.T) {
 	s := start(t, Options{Dir: dir}, wall)
 	s.feed(lines[:4]...) // the touch and e4
 	s.finish()
-	if pgn := s.p.Game().PGN(); !strings.Contains(pgn, `[Date "????.??.??"]`) {
+	if pgn := s.p.PGN(); !strings.Contains(pgn, `[Date "????.??.??"]`) {
 		t.Errorf("dated before the clock was synchronised:\n%s", pgn)
 	}
 	synced = true
@@ -639,7 +637,7 @@ func TestDateLearntWhenTheClockIsSynchronised(t *testing.T) {
 	s.finish()
 	// e4 was at 2.95 s of game time, the clock read 00:00:30 on 1 June:
 	// the game began on 1 June.
-	if pgn := s.p.Game().PGN(); !strings.Contains(pgn, `[Date "2025.06.01"]`) {
+	if pgn := s.p.PGN(); !strings.Contains(pgn, `[Date "2025.06.01"]`) {
 		t.Errorf("not dated once the clock was synchronised:\n%s", pgn)
 	}
 	s.close()
@@ -665,7 +663,7 @@ func TestDivergenceIsCounted(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rp, err := Replay(g, pipeline.Options{}, nil)
+	rp, err := Replay(g, game.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -716,33 +714,5 @@ func TestLostReportsAreJournalledOnRestart(t *testing.T) {
 	}
 	if len(g.Records) != cut+len(lost) {
 		t.Errorf("%d records after the restart, want %d", len(g.Records), cut+len(lost))
-	}
-}
-
-// TestReplayKeepsTheLEDsDark: the LEDs see nothing of the replay, then the
-// restored game's frame once it is live.
-func TestReplayKeepsTheLEDsDark(t *testing.T) {
-	dir := t.TempDir()
-	s := start(t, Options{Dir: dir}, noWall)
-	s.feed(legalsMate(t, false)[:9]...) // a lift: a man in hand
-	s.close()
-	g, err := Read(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	rec := &led.Recorder{}
-	rp, err := Replay(g, pipeline.Options{}, rec)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(rec.Frames) != 0 {
-		t.Fatalf("the replay showed %d frames", len(rec.Frames))
-	}
-	if err := rp.Live(rp.Resume); err != nil {
-		t.Fatal(err)
-	}
-	want := rp.Pipeline.LEDs()
-	if len(rec.Frames) != 1 || rec.Last() != want || rec.Times[0] != rp.Resume {
-		t.Errorf("after Live: %d frames, last %v at %v; want the game's frame at %v", len(rec.Frames), rec.Last(), rec.Times, rp.Resume)
 	}
 }

@@ -9,9 +9,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/boardd/boardd/arbiter"
 	"github.com/boardd/boardd/board"
-	"github.com/boardd/boardd/pipeline"
+	"github.com/boardd/boardd/game"
+	"github.com/boardd/boardd/report"
 	"github.com/boardd/boardd/trace"
 )
 
@@ -59,8 +59,8 @@ type Header struct {
 	Game  uint64 // the game's number in this state directory, from 1
 	Laws  string // law-set id
 	Setup string // FEN the game started from; empty for the initial position
-	Odds  string // men given as odds (pipeline.Options.Odds)
-	// TimeControl sets the game clocks (pipeline.Options.TimeControl);
+	Odds  string // men given as odds (game.Options.Odds)
+	// TimeControl sets the game clocks (game.Options.TimeControl);
 	// ClockAtFirstInput starts the first mover's clock at the first input.
 	TimeControl       string
 	ClockAtFirstInput bool
@@ -75,12 +75,12 @@ type Header struct {
 }
 
 // NewHeader returns the header of game number game played with opts.
-func NewHeader(game uint64, opts pipeline.Options, started time.Time) Header {
+func NewHeader(game uint64, opts game.Options, started time.Time) Header {
 	h := Header{
 		Game: game, Laws: opts.Laws, Setup: opts.Setup, Odds: opts.Odds,
 		TimeControl: opts.TimeControl, ClockAtFirstInput: opts.ClockAtFirstInput, Tournament: opts.Tournament,
-		Tags: map[string]string{}, Started: started, Debounce: opts.Debounce,
-		Settle: opts.Gesture.Settle, OpenWait: opts.Gesture.OpenWait, Jadoube: opts.Gesture.Jadoube,
+		Tags: map[string]string{}, Started: started, Debounce: opts.Timing.Debounce,
+		Settle: opts.Timing.Settle, OpenWait: opts.Timing.OpenWait, Jadoube: opts.Timing.Jadoube,
 	}
 	for k, v := range opts.Tags {
 		h.Tags[k] = v
@@ -95,20 +95,20 @@ func NewHeader(game uint64, opts pipeline.Options, started time.Time) Header {
 // SameRules reports whether a game begun with opts would be played under the
 // same rules as the header's: law-set, start, odds, time control, tournament
 // mode.
-func (h Header) SameRules(opts pipeline.Options) bool {
+func (h Header) SameRules(opts game.Options) bool {
 	return h.Laws == opts.Laws && h.Setup == opts.Setup && h.Odds == opts.Odds && h.TimeControl == opts.TimeControl &&
 		h.ClockAtFirstInput == opts.ClockAtFirstInput && h.Tournament == opts.Tournament
 }
 
-// Options returns the pipeline options of the game: base (the logger and
+// Options returns the options of the game: base (the logger and
 // anything the header does not hold) with the header's settings over it. The
 // tags are a copy.
-func (h Header) Options(base pipeline.Options) pipeline.Options {
+func (h Header) Options(base game.Options) game.Options {
 	o := base
 	o.Laws, o.Setup, o.Odds, o.Tournament = h.Laws, h.Setup, h.Odds, h.Tournament
 	o.TimeControl, o.ClockAtFirstInput = h.TimeControl, h.ClockAtFirstInput
-	o.Debounce = h.Debounce
-	o.Gesture.Settle, o.Gesture.OpenWait, o.Gesture.Jadoube = h.Settle, h.OpenWait, h.Jadoube
+	o.Timing.Debounce = h.Debounce
+	o.Timing.Settle, o.Timing.OpenWait, o.Timing.Jadoube = h.Settle, h.OpenWait, h.Jadoube
 	o.Tags = make(map[string]string, len(h.Tags))
 	for k, v := range h.Tags {
 		o.Tags[k] = v
@@ -123,15 +123,15 @@ func (h Header) Options(base pipeline.Options) pipeline.Options {
 
 // Record is one line of a journal.
 type Record struct {
-	Seq    uint64         // the journal's sequence number, increasing across restarts and games
-	T      time.Duration  // the game time of the line
-	Kind   Kind           // which of the fields below is meaningful
-	Header *Header        // KindHeader
-	Input  trace.Line     // KindInput (Input.Seq == Seq, Input.T == T)
-	Report arbiter.Report // KindReport
-	Tag    string         // KindTag: the PGN tag
-	Value  string         // KindTag: its value
-	Raw    []byte         // the line as stored, without its newline
+	Seq    uint64        // the journal's sequence number, increasing across restarts and games
+	T      time.Duration // the game time of the line
+	Kind   Kind          // which of the fields below is meaningful
+	Header *Header       // KindHeader
+	Input  trace.Line    // KindInput (Input.Seq == Seq, Input.T == T)
+	Report report.Report // KindReport
+	Tag    string        // KindTag: the PGN tag
+	Value  string        // KindTag: its value
+	Raw    []byte        // the line as stored, without its newline
 }
 
 // headerWire is the JSON shape of a header after "t" and "seq".
@@ -199,7 +199,7 @@ func AppendHeader(dst []byte, t time.Duration, seq uint64, h Header) ([]byte, er
 }
 
 // AppendReport writes r as a journal line (with its newline) onto dst.
-func AppendReport(dst []byte, seq uint64, r *arbiter.Report) []byte {
+func AppendReport(dst []byte, seq uint64, r *report.Report) []byte {
 	dst = append(dst, `{"seq":`...)
 	dst = strconv.AppendUint(dst, seq, 10)
 	dst = append(dst, ',')
@@ -296,7 +296,7 @@ func ParseRecord(line []byte) (Record, error) {
 		}
 		r.Kind, r.Header = KindHeader, h
 	case p.Type != nil:
-		rep, err := arbiter.ParseReport(line)
+		rep, err := report.Parse(line)
 		if err != nil {
 			return Record{}, err
 		}

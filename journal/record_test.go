@@ -8,9 +8,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/boardd/boardd/arbiter"
 	"github.com/boardd/boardd/board"
-	"github.com/boardd/boardd/pipeline"
+	"github.com/boardd/boardd/game"
+	"github.com/boardd/boardd/report"
 	"github.com/boardd/boardd/trace"
 )
 
@@ -52,12 +52,12 @@ func TestRecordsRoundTrip(t *testing.T) {
 		}
 	}
 
-	reports := []arbiter.Report{
+	reports := []report.Report{
 		{Type: "touch", T: 5, Side: "white", Square: "e2", Piece: "pawn"},
 		{Type: "adjust", T: 5, Side: "black", Square: "e7", Announced: true},
 		{Type: "move", T: 6, Side: "white", UCI: "e2e4", SAN: "e4", FEN: board.StartFEN, WhiteClock: "1:00:00", BlackClock: "0:59:58"},
 		{Type: "irregularity", T: 7, Kind: "touch-move", Law: "fide2023:4.3.1", Offender: "white", Chooser: "black",
-			Options: []arbiter.Option{{ID: "stand", Squares: []string{"g1", "e4"}}, {ID: "move-touched", Squares: []string{"g1"}}}, Reason: "why"},
+			Options: []report.Option{{ID: "stand", Squares: []string{"g1", "e4"}}, {ID: "move-touched", Squares: []string{"g1"}}}, Reason: "why"},
 		{Type: "ruling", T: 8, Option: "stand", By: "lapse", Law: "fide2023:4.8", Reason: "r"},
 		{Type: "mismatch", T: 9, Missing: []string{"a1"}, Extra: []string{"a3", "h3"}},
 		{Type: "result", T: 10, Result: "1-0", Reason: "checkmate", Law: "fide2023:5.1.1"},
@@ -157,7 +157,7 @@ func BenchmarkAppendInput(b *testing.B) {
 		b.Fatal(err)
 	}
 	defer j.Close()
-	if _, err := j.Begin(0, NewHeader(1, pipeline.Options{Laws: "fide2023"}, time.Time{})); err != nil {
+	if _, err := j.Begin(0, NewHeader(1, game.Options{Laws: "fide2023"}, time.Time{})); err != nil {
 		b.Fatal(err)
 	}
 	l := trace.Line{Kind: trace.Frame, Occupancy: 0xffff00000000ffff}
@@ -178,10 +178,10 @@ func BenchmarkAppendMove(b *testing.B) {
 		b.Fatal(err)
 	}
 	defer j.Close()
-	if _, err := j.Begin(0, NewHeader(1, pipeline.Options{Laws: "fide2023"}, time.Time{})); err != nil {
+	if _, err := j.Begin(0, NewHeader(1, game.Options{Laws: "fide2023"}, time.Time{})); err != nil {
 		b.Fatal(err)
 	}
-	r := arbiter.Report{Type: "move", Side: "white", UCI: "e2e4", SAN: "e4", FEN: board.StartFEN}
+	r := report.Report{Type: "move", Side: "white", UCI: "e2e4", SAN: "e4", FEN: board.StartFEN}
 	b.ReportAllocs()
 	for i := 0; b.Loop(); i++ {
 		r.T = time.Duration(i) * time.Millisecond
@@ -218,7 +218,7 @@ func BenchmarkReplay(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		if _, err := Replay(g, pipeline.Options{}, nil); err != nil {
+		if _, err := Replay(g, game.Options{}); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -5,9 +5,9 @@ import (
 	"sync"
 	"time"
 
-	"github.com/boardd/boardd/arbiter"
 	"github.com/boardd/boardd/board"
-	"github.com/boardd/boardd/pipeline"
+	"github.com/boardd/boardd/game"
+	"github.com/boardd/boardd/report"
 	"github.com/boardd/boardd/trace"
 )
 
@@ -16,17 +16,16 @@ import (
 const UnknownDate = "????.??.??"
 
 // Recorder journals a running game. Register Input and Report with the
-// runner (pipeline.Runner.OnInput and OnReport): both run on the runner's
+// runner (game.Runner.OnInput and OnReport): both run on the runner's
 // loop goroutine, where the game may be read. It rotates the journal when a
 // finished game gives way to a new one, keeps current.pgn and current.fen up
 // to date, and dates the game once the clock is synchronised.
 type Recorder struct {
 	mu     sync.Mutex // guards header, which Header reads from other goroutines
 	j      *Journal
-	game   func() *arbiter.Game
+	game   func() *game.Game
 	occ    func() board.Occupancy
 	header Header
-	tags   map[string]string
 	wall   func() (time.Time, bool)
 	log    *slog.Logger
 	watch  Watch
@@ -36,13 +35,9 @@ type Recorder struct {
 // RecorderOptions configure a Recorder.
 type RecorderOptions struct {
 	// Game returns the live game; it is read on the loop goroutine only.
-	Game func() *arbiter.Game
+	Game func() *game.Game
 	// Header is the current game's header, as begun or read back.
 	Header Header
-	// Tags is the live game's tag map (the pipeline's Options.Tags, which
-	// the arbiter reads when it writes PGN): the Date learnt later is set
-	// in it. Nil: only the journal learns the date.
-	Tags map[string]string
 	// Occupancy returns what the board reads now (the recogniser's
 	// occupancy): a new game's journal records it when it differs from the
 	// start position, so its replay sees the board as it stood.
@@ -62,7 +57,7 @@ func NewRecorder(j *Journal, o RecorderOptions) *Recorder {
 	if o.Logger == nil {
 		o.Logger = slog.New(slog.DiscardHandler)
 	}
-	return &Recorder{j: j, game: o.Game, occ: o.Occupancy, header: o.Header, tags: o.Tags, wall: o.Wall, log: o.Logger}
+	return &Recorder{j: j, game: o.Game, occ: o.Occupancy, header: o.Header, wall: o.Wall, log: o.Logger}
 }
 
 // Header returns the current game's header (a copy: safe from any
@@ -82,8 +77,8 @@ func (r *Recorder) Header() Header {
 // action ends the game in progress: the journal rotates first, and the
 // action opens the new game's journal.
 func (r *Recorder) Input(l trace.Line) {
-	if l.Kind == trace.Arbiter && l.Action == arbiter.ActionNewGame {
-		if g := r.game(); g.MoveCount() > 0 || g.Result() != nil {
+	if l.Kind == trace.Arbiter && l.Action == trace.ActionNewGame {
+		if g := r.game(); g.Snapshot().Moves > 0 || g.Snapshot().Result != nil {
 			r.watch.pgn = g.PGN()
 			r.rotate(l.T)
 		}
@@ -93,15 +88,15 @@ func (r *Recorder) Input(l trace.Line) {
 
 // Report journals a report (syncing at moves, rulings, irregularities and
 // results), and rotates when a new game begins.
-func (r *Recorder) Report(rep arbiter.Report) {
+func (r *Recorder) Report(rep report.Report) {
 	r.check(r.j.AppendReport(&rep))
 	g := r.game()
 	if r.watch.Observe(&rep, g) {
 		r.rotate(rep.T)
 		return
 	}
-	if Durable(rep.Type) || rep.Type == "synced" {
-		if rep.Type == "move" {
+	if report.Durable(rep.Type) || rep.Type == report.Synced {
+		if rep.Type == report.Move {
 			r.learnDate(rep.T)
 		}
 		r.writeCurrent(g)
@@ -120,7 +115,7 @@ func (r *Recorder) Restored(rp *Replayed, t time.Duration) {
 		return
 	}
 	g := r.game()
-	if g.Result() != nil {
+	if g.Snapshot().Result != nil {
 		r.watch.finished, r.watch.pgn = true, g.PGN()
 	}
 	r.check(r.j.Sync())
@@ -145,9 +140,7 @@ func (r *Recorder) rotate(t time.Duration) {
 	if now, ok := r.wall(); ok {
 		next.Started, next.Tags["Date"] = now, now.Format("2006.01.02")
 	}
-	if r.tags != nil {
-		r.tags["Date"] = next.Tags["Date"]
-	}
+	g.SetTag("Date", next.Tags["Date"])
 	h, err := r.j.Rotate(t, r.watch.FinishedPGN(), next)
 	r.check(err)
 	if err == nil {
@@ -178,24 +171,21 @@ func (r *Recorder) learnDate(t time.Duration) {
 	r.mu.Lock()
 	r.header.Tags["Date"] = date
 	r.mu.Unlock()
-	if r.tags != nil {
-		r.tags["Date"] = date
-	}
+	r.game().SetTag("Date", date)
 }
 
 // startOccupancy is where the men stand at the start of a game with header
 // h.
 func (r *Recorder) startOccupancy(h Header) board.Occupancy {
-	p, err := pipeline.New(h.Options(pipeline.Options{}), nil, nil)
-	pos := board.Start()
-	if err == nil {
-		pos = p.Game().Position()
+	pos, err := game.StartPosition(h.Options(game.Options{}))
+	if err != nil {
+		pos = board.Start()
 	}
 	return pos.Occupancy()
 }
 
-func (r *Recorder) writeCurrent(g *arbiter.Game) {
-	pos := g.Position()
+func (r *Recorder) writeCurrent(g *game.Game) {
+	pos := g.Snapshot().Position
 	r.check(r.j.WriteCurrent(g.PGN(), pos.FEN()))
 }
 

@@ -5,9 +5,8 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/boardd/boardd/arbiter"
-	"github.com/boardd/boardd/led"
-	"github.com/boardd/boardd/pipeline"
+	"github.com/boardd/boardd/game"
+	"github.com/boardd/boardd/report"
 	"github.com/boardd/boardd/timing"
 )
 
@@ -33,15 +32,16 @@ type Watch struct {
 // Observe takes a report just made by game g. It returns true when r marks
 // the start of a new game after a finished one; FinishedPGN then holds the
 // finished game's PGN.
-func (w *Watch) Observe(r *arbiter.Report, g *arbiter.Game) bool {
-	if g.Result() != nil {
-		if Durable(r.Type) || !w.finished {
+func (w *Watch) Observe(r *report.Report, g *game.Game) bool {
+	s := g.Snapshot()
+	if s.Result != nil {
+		if report.Durable(r.Type) || !w.finished {
 			w.pgn = g.PGN()
 		}
 		w.finished = true
 		return false
 	}
-	if w.finished && r.Type == "synced" && g.MoveCount() == 0 {
+	if w.finished && r.Type == report.Synced && s.Moves == 0 {
 		w.finished = false
 		return true
 	}
@@ -53,12 +53,12 @@ func (w *Watch) FinishedPGN() string { return w.pgn }
 
 // Replayed is a game rebuilt from its journal.
 type Replayed struct {
-	Pipeline *pipeline.Pipeline
-	Inputs   int // inputs replayed
+	Game   *game.Game
+	Inputs int // inputs replayed
 	// Lost are reports the replay made that the journal does not hold: the
 	// process died after journalling an input and before its reports. The
 	// daemon journals them on start.
-	Lost []arbiter.Report
+	Lost []report.Report
 	// Diverged counts journalled reports the replay did not make the same:
 	// zero unless the journal was written by a boardd that judged
 	// differently (a different version).
@@ -67,27 +67,22 @@ type Replayed struct {
 	// the last input: the journal owes a rotation, with FinishedPGN.
 	NewGame     bool
 	FinishedPGN string
-	// Tags is the live game's PGN tag map (hand it to the Recorder).
-	Tags map[string]string
 	// Resume is the time the game goes on from: the journal's last time.
 	// The outage itself is not counted (a Pi has no real-time clock to
 	// measure it): timers pending when the power went, a move left settling
 	// or a castling half made, run on as if nothing had happened, and what
 	// the hands did meanwhile arrives as the board's first reading.
 	Resume time.Duration
-
-	gate *gatedSink
 }
 
-// Replay rebuilds the game of a journal in a fresh pipeline in virtual
-// time: its inputs are applied at their journalled times, then the pipeline
-// is advanced to the last journalled time, so that every timer that had fired
+// Replay rebuilds the game of a journal in a fresh game in virtual time:
+// its inputs are applied at their journalled times, then the game is
+// advanced to the last journalled time, so that every timer that had fired
 // has fired again. base gives what the header does not hold (the logger).
-// The LED sink sees nothing during the replay; call Live to show the result.
 // Reports made by the replay are compared with those journalled.
-func Replay(g *Game, base pipeline.Options, sink led.Sink) (*Replayed, error) {
+func Replay(g *Game, base game.Options) (*Replayed, error) {
 	opts := g.Header.Options(base)
-	rp := &Replayed{Resume: g.LastT, Tags: opts.Tags}
+	rp := &Replayed{Resume: g.LastT}
 	var journalled [][]byte
 	var at []int // index in g.Records of each journalled report
 	for i, r := range g.Records {
@@ -100,10 +95,10 @@ func Replay(g *Game, base pipeline.Options, sink led.Sink) (*Replayed, error) {
 	var made int
 	var buf []byte
 	var w Watch
-	var p *pipeline.Pipeline
+	var p *game.Game
 	newGameAt := -1 // the index of the report that began a new game
-	observe := func(r arbiter.Report) {
-		if w.Observe(&r, p.Game()) {
+	observe := func(r report.Report) {
+		if w.Observe(&r, p) {
 			newGameAt = made
 		}
 		buf = r.AppendJSON(buf[:0])
@@ -116,12 +111,8 @@ func Replay(g *Game, base pipeline.Options, sink led.Sink) (*Replayed, error) {
 		}
 		made++
 	}
-	if sink != nil {
-		rp.gate = &gatedSink{inner: sink}
-		sink = rp.gate
-	}
 	var err error
-	if p, err = pipeline.New(opts, sink, observe); err != nil {
+	if p, err = game.New(opts, observe); err != nil {
 		return nil, fmt.Errorf("journal: replay of game %d: %w", g.Header.Game, err)
 	}
 	for _, r := range g.Records {
@@ -151,43 +142,6 @@ func Replay(g *Game, base pipeline.Options, sink led.Sink) (*Replayed, error) {
 		}
 	}
 	rp.FinishedPGN = w.FinishedPGN()
-	rp.Pipeline = p
+	rp.Game = p
 	return rp, nil
 }
-
-// Live opens the LED sink to the replayed pipeline and shows its frame at
-// time t.
-func (rp *Replayed) Live(t time.Duration) error {
-	if rp.gate == nil {
-		return nil
-	}
-	rp.gate.open = true
-	f := rp.Pipeline.LEDs()
-	if err := rp.gate.inner.Show(&f, t); err != nil {
-		return fmt.Errorf("journal: led sink: %w", err)
-	}
-	return nil
-}
-
-// gatedSink keeps a replay's intermediate frames off the LEDs.
-type gatedSink struct {
-	inner led.Sink
-	open  bool
-}
-
-func (s *gatedSink) Show(f *led.Frame, t time.Duration) error {
-	if !s.open {
-		return nil
-	}
-	return s.inner.Show(f, t)
-}
-
-func (s *gatedSink) Deadline() (time.Duration, bool) {
-	if !s.open {
-		return 0, false
-	}
-	return s.inner.Deadline()
-}
-
-func (s *gatedSink) Halt() error    { return s.inner.Halt() }
-func (s *gatedSink) String() string { return s.inner.String() }

@@ -6,8 +6,10 @@
 // blink. Sinks turn meanings into light: colour strips through a palette,
 // single-colour matrices through on, off, slow and fast blink. Blinking is
 // driven by the injected clock: a sink is told the time with every frame and
-// asks to be woken at its next blink edge. This package knows squares, not
-// chess or laws; the arbiter decides what each square must say.
+// asks to be woken at its next blink edge; a Driver does so in real time.
+// Compose draws a game's frame from its snapshot (package game): what each
+// square must say follows from what the game says, never from the laws
+// themselves.
 package led
 
 import (
@@ -107,6 +109,25 @@ func (f *Frame) Set(sq board.Square, r Role, b Blink) {
 		b = Steady
 	}
 	f.Role[sq], f.Blink[sq] = r, b
+}
+
+// Codes returns the frame's roles and blinks by number, as a wire carries
+// them (docs/serial-protocol.md tables the numbers).
+func (f *Frame) Codes() (roles, blinks [64]uint8) {
+	for sq := range f.Role {
+		roles[sq], blinks[sq] = uint8(f.Role[sq]), uint8(f.Blink[sq])
+	}
+	return roles, blinks
+}
+
+// FrameOfCodes is the frame whose roles and blinks are numbered so (the
+// inverse of Codes).
+func FrameOfCodes(roles, blinks *[64]uint8) Frame {
+	var f Frame
+	for sq := range f.Role {
+		f.Role[sq], f.Blink[sq] = Role(roles[sq]), Blink(blinks[sq])
+	}
+	return f
 }
 
 // SetAll gives every square of set o a role and blink.

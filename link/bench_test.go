@@ -2,8 +2,6 @@ package link
 
 import (
 	"testing"
-
-	"github.com/boardd/boardd/led"
 )
 
 func BenchmarkAppendOccupancy(b *testing.B) {
@@ -18,8 +16,8 @@ func BenchmarkAppendOccupancy(b *testing.B) {
 func BenchmarkAppendLEDs(b *testing.B) {
 	buf := make([]byte, 0, 128)
 	m := &LEDs{}
-	m.Frame.Set(12, led.MustMove, led.Steady)
-	m.Frame.Set(28, led.Destination, led.Slow)
+	m.Role[12] = 1                 // must-move, steady
+	m.Role[28], m.Blink[28] = 2, 1 // destination, slow
 	b.ReportAllocs()
 	for b.Loop() {
 		buf, _ = Append(buf[:0], 1, m)

@@ -4,7 +4,6 @@ import (
 	"fmt"
 
 	"github.com/boardd/boardd/board"
-	"github.com/boardd/boardd/led"
 	"github.com/boardd/boardd/link"
 )
 
@@ -26,12 +25,12 @@ func Example() {
 	hexFrame(8, link.Button{Side: link.SideWhite, Button: link.ButtonClock})
 	hexFrame(3, link.Ack{Seq: 8, Of: link.TypeButton})
 	hexFrame(9, link.Choose{Side: link.SideBlack, Index: 2})
-	var f led.Frame
+	f := &link.LEDs{}
 	e2, _ := board.ParseSquare("e2")
 	e4, _ := board.ParseSquare("e4")
-	f.Set(e2, led.MustMove, led.Steady)
-	f.Set(e4, led.Destination, led.Slow)
-	hexFrame(4, &link.LEDs{Frame: f})
+	f.Role[e2] = 1                 // must-move, steady
+	f.Role[e4], f.Blink[e4] = 2, 1 // destination, slow
+	hexFrame(4, f)
 	hexFrame(5, link.ErrorMsg{Code: link.ErrRefused, Seq: 9, Of: link.TypeChoose, Detail: "no choice"})
 	// Output:
 	// 02 01 08 01 06 72 69 67 df fc 00

@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/boardd/boardd/board"
-	"github.com/boardd/boardd/led"
 )
 
 // Message is a message that can be put in a frame.
@@ -465,11 +464,19 @@ func (m *Choose) Unmarshal(p []byte) error {
 }
 
 // LEDs is what every LED must show: for square i, byte i of the payload holds
-// the role (led.Role, bits 0-4) and the blink (led.Blink, bits 5-6). The
-// board turns roles into colours and blinks on its own clock.
+// the role (bits 0-4) and the blink (bits 5-6), numbered as
+// docs/serial-protocol.md tables them (the LED language of docs/leds.md).
+// The board turns roles into colours and blinks on its own clock.
 type LEDs struct {
-	Frame led.Frame
+	Role  [64]uint8 // 0 (off) to MaxRole
+	Blink [64]uint8 // 0 (steady), 1 (slow) or 2 (fast)
 }
+
+// The highest role and blink numbers an LEDS payload may carry.
+const (
+	MaxRole  = 17
+	MaxBlink = 2
+)
 
 // LEDsSize is the length of an LEDS payload.
 const LEDsSize = 64
@@ -479,8 +486,8 @@ func (*LEDs) Type() Type { return TypeLEDs }
 
 // AppendPayload appends one byte a square.
 func (m *LEDs) AppendPayload(dst []byte) []byte {
-	for sq := range m.Frame.Role {
-		dst = append(dst, byte(m.Frame.Role[sq])&0x1f|byte(m.Frame.Blink[sq])&0x3<<5)
+	for sq := range m.Role {
+		dst = append(dst, m.Role[sq]&0x1f|m.Blink[sq]&0x3<<5)
 	}
 	return dst
 }
@@ -491,11 +498,11 @@ func (m *LEDs) Unmarshal(p []byte) error {
 		return payloadError(TypeLEDs, p, "want %d bytes", LEDsSize)
 	}
 	for sq, b := range p {
-		r, bl := led.Role(b&0x1f), led.Blink(b>>5&0x3)
-		if b&0x80 != 0 || r > led.Fault || bl > led.Fast {
+		r, bl := b&0x1f, b>>5&0x3
+		if b&0x80 != 0 || r > MaxRole || bl > MaxBlink {
 			return payloadError(TypeLEDs, p, "square %s: byte 0x%02x is not a role and blink", board.Square(sq), b)
 		}
-		m.Frame.Role[sq], m.Frame.Blink[sq] = r, bl
+		m.Role[sq], m.Blink[sq] = r, bl
 	}
 	return nil
 }

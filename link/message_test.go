@@ -7,14 +7,13 @@ import (
 	"testing"
 
 	"github.com/boardd/boardd/board"
-	"github.com/boardd/boardd/led"
 )
 
 func TestMessagesRoundTrip(t *testing.T) {
-	var leds led.Frame
-	leds.Set(sq("e2"), led.MustMove, led.Steady)
-	leds.Set(sq("e4"), led.Destination, led.Slow)
-	leds.Set(sq("h8"), led.Fault, led.Fast)
+	leds := &LEDs{}
+	leds.Role[sq("e2")] = 1                          // must-move, steady
+	leds.Role[sq("e4")], leds.Blink[sq("e4")] = 2, 1 // destination, slow
+	leds.Role[sq("h8")], leds.Blink[sq("h8")] = MaxRole, MaxBlink
 	analog := &Analog{Time: 0xdeadbeef, Occupancy: 0x8000000000000001}
 	for i := range analog.Values {
 		analog.Values[i] = uint16(i * 1000)
@@ -29,7 +28,7 @@ func TestMessagesRoundTrip(t *testing.T) {
 		&Button{Side: SideWhite, Button: PromoteKnight},
 		&Choose{Side: SideArbiter, Option: "move-touched"},
 		&Choose{Side: SideBlack, Index: 2},
-		&LEDs{Frame: leds},
+		leds,
 		&Status{Laws: "fide2023", FEN: board.StartFEN},
 		&Report{JSON: []byte(`{"type":"move","t":450}`)},
 	}

@@ -4,7 +4,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/boardd/boardd/led"
 	"github.com/boardd/boardd/timing"
 )
 
@@ -226,10 +225,10 @@ func TestLEDsSupersede(t *testing.T) {
 	p := newPair(SessionOptions{}, SessionOptions{})
 	p.connect(t)
 	p.drop = func(from Role, f Frame) bool { return from == Board && f.Type == TypeAck }
-	for r := led.MustMove; r <= led.Option3; r++ {
-		var f led.Frame
-		f.Set(0, r, led.Steady)
-		if err := p.host.Send(p.t, &LEDs{Frame: f}); err != nil {
+	for r := uint8(1); r <= 5; r++ {
+		f := &LEDs{}
+		f.Role[0] = r
+		if err := p.host.Send(p.t, f); err != nil {
 			t.Fatal(err)
 		}
 		p.pump()
@@ -244,8 +243,8 @@ func TestLEDsSupersede(t *testing.T) {
 	}
 	last := p.boardEv[len(p.boardEv)-1]
 	var m LEDs
-	if err := m.Unmarshal(last.Frame.Payload); err != nil || m.Frame.Role[0] != led.Option3 {
-		t.Fatalf("board shows %v, %v; want option-3 on a1", m.Frame.Role[0], err)
+	if err := m.Unmarshal(last.Frame.Payload); err != nil || m.Role[0] != 5 {
+		t.Fatalf("board shows %v, %v; want option-3 (role 5) on a1", m.Role[0], err)
 	}
 }
 
@@ -277,9 +276,9 @@ func TestVersionRefused(t *testing.T) {
 func TestTimeoutAndPeerRestart(t *testing.T) {
 	p := newPair(SessionOptions{Timeout: time.Second}, SessionOptions{})
 	p.connect(t)
-	var f led.Frame
-	f.Set(5, led.Touched, led.Steady)
-	if err := p.host.Send(p.t, &LEDs{Frame: f}); err != nil {
+	f := &LEDs{}
+	f.Role[5] = 12 // touched, steady
+	if err := p.host.Send(p.t, f); err != nil {
 		t.Fatal(err)
 	}
 	p.pump()
@@ -293,8 +292,9 @@ func TestTimeoutAndPeerRestart(t *testing.T) {
 		t.Fatalf("host events %v, want EventDown last", got)
 	}
 	// A new LED frame while the board is away waits for it.
-	f.Set(6, led.Touched, led.Steady)
-	if err := p.host.Send(p.t, &LEDs{Frame: f}); err != nil {
+	f = &LEDs{Role: f.Role}
+	f.Role[6] = 12
+	if err := p.host.Send(p.t, f); err != nil {
 		t.Fatal(err)
 	}
 	// The board reboots: its HELLO brings the link back and gets the LEDs.

@@ -7,11 +7,11 @@ import (
 	"sync"
 	"time"
 
-	"github.com/boardd/boardd/arbiter"
 	"github.com/boardd/boardd/board"
+	"github.com/boardd/boardd/game"
 	"github.com/boardd/boardd/led"
 	"github.com/boardd/boardd/link"
-	"github.com/boardd/boardd/pipeline"
+	"github.com/boardd/boardd/report"
 	"github.com/boardd/boardd/sensor"
 	"github.com/boardd/boardd/trace"
 )
@@ -20,7 +20,7 @@ import (
 // scans go to the runner as frames, its buttons and choices as inputs; the
 // pipeline's LED frames (through Sink) and reports go back to the board.
 // When the link is lost the game is kept, the fault is logged and shown on
-// the LEDs (pipeline.SetFault), and the link reconnects; the board's first
+// the LEDs (game.SetFault), and the link reconnects; the board's first
 // scan after it comes back is compared with the game and logged, and the
 // pipeline resynchronises from it as from any scan: a board changed while
 // away is reported as a mismatch and guided back, never read as a move.
@@ -28,7 +28,7 @@ type Board struct {
 	link   *Link
 	log    *slog.Logger
 	ctx    context.Context
-	runner *pipeline.Runner
+	runner *game.Runner
 
 	mu      sync.Mutex
 	recheck bool
@@ -52,16 +52,16 @@ func (b *Board) Sink() led.Sink { return &Sink{link: b.link} }
 
 // Run joins the board to r until ctx ends. Until the first handshake the
 // pipeline shows a fault: the board has not been heard yet.
-func (b *Board) Run(ctx context.Context, r *pipeline.Runner) error {
+func (b *Board) Run(ctx context.Context, r *game.Runner) error {
 	b.ctx, b.runner = ctx, r
-	r.OnReport(func(rep arbiter.Report) { b.link.Report(reportJSON(rep)) })
+	r.OnReport(func(rep report.Report) { b.link.Report(reportJSON(rep)) })
 	b.setFault(true)
 	return b.link.Run(ctx, b)
 }
 
 // reportJSON is the report line sent to the board; an end report too long
 // for a frame loses its PGN.
-func reportJSON(rep arbiter.Report) []byte {
+func reportJSON(rep report.Report) []byte {
 	j := rep.AppendJSON(nil)
 	if len(j) > link.MaxPayload {
 		rep.PGN = ""
@@ -71,7 +71,7 @@ func reportJSON(rep arbiter.Report) []byte {
 }
 
 func (b *Board) setFault(fault bool) {
-	_ = b.runner.Do(b.ctx, func(p *pipeline.Pipeline, now time.Duration) { p.SetFault(now, fault) })
+	_ = b.runner.Do(b.ctx, func(p *game.Game, now time.Duration) { p.SetFault(now, fault) })
 }
 
 // Up clears the fault and arranges for the next scan to be checked against
@@ -86,9 +86,9 @@ func (b *Board) Up(peer link.Hello) {
 // Status reports the law-set and the position to the board.
 func (b *Board) Status() link.Status {
 	var st link.Status
-	_ = b.runner.Do(b.ctx, func(p *pipeline.Pipeline, now time.Duration) {
-		pos := p.Game().Position()
-		st = link.Status{Laws: p.Game().Laws().ID, FEN: pos.FEN()}
+	_ = b.runner.Do(b.ctx, func(p *game.Game, now time.Duration) {
+		s := p.Snapshot()
+		st = link.Status{Laws: s.Laws.ID, FEN: s.Position.FEN()}
 	})
 	return st
 }
@@ -96,10 +96,10 @@ func (b *Board) Status() link.Status {
 // Down shows the fault; the game stands as it was.
 func (b *Board) Down(err error) { b.setFault(true) }
 
-// Occupancy hands a scan to the pipeline.
+// Occupancy hands a scan to the game.
 func (b *Board) Occupancy(m link.Occupancy) { b.scan(m.Occupancy) }
 
-// Analog hands the board's occupancy of an analogue scan to the pipeline.
+// Analog hands the board's occupancy of an analogue scan to the game.
 func (b *Board) Analog(m *link.Analog) { b.scan(m.Occupancy) }
 
 func (b *Board) scan(occ board.Occupancy) {
@@ -114,24 +114,24 @@ func (b *Board) scan(occ board.Occupancy) {
 }
 
 // check compares the first scan after a (re)connection with what the
-// pipeline last knew of the board and with the game, and logs it.
+// game last knew of the board and with the game, and logs it.
 func (b *Board) check(occ board.Occupancy) {
-	_ = b.runner.Do(b.ctx, func(p *pipeline.Pipeline, now time.Duration) {
-		known := p.Recogniser().Occupancy()
-		pos := p.Game().Position()
-		game := pos.Occupancy()
+	_ = b.runner.Do(b.ctx, func(p *game.Game, now time.Duration) {
+		s := p.Snapshot()
+		known := s.Occupancy
+		game := s.Position.Occupancy()
 		if occ == known && occ == game {
 			b.log.Info("board checked: it matches the game")
 			return
 		}
-		b.log.Warn("board checked: it differs; the pipeline will reconcile it",
+		b.log.Warn("board checked: it differs; the game will reconcile it",
 			"changed_while_away", (occ ^ known).SquareNames(),
 			"missing_for_game", (game &^ occ).SquareNames(),
 			"extra_for_game", (occ &^ game).SquareNames())
 	})
 }
 
-// Button hands a press or a promotion piece to the pipeline.
+// Button hands a press or a promotion piece to the game.
 func (b *Board) Button(m link.Button) error {
 	side := m.Side.String()
 	l := trace.Line{Kind: trace.Press, Button: m.Button.String(), Side: side}
@@ -141,21 +141,21 @@ func (b *Board) Button(m link.Button) error {
 	return b.runner.Submit(b.ctx, l)
 }
 
-// Choose hands a choice to the pipeline; a choice by number is the option
+// Choose hands a choice to the game; a choice by number is the option
 // of that number in the irregularity waiting for a choice.
 func (b *Board) Choose(m link.Choose) error {
 	id := m.Option
 	if id == "" {
 		var err error
-		_ = b.runner.Do(b.ctx, func(p *pipeline.Pipeline, now time.Duration) {
-			pend := p.Game().Pending()
+		_ = b.runner.Do(b.ctx, func(p *game.Game, now time.Duration) {
+			pend := p.Snapshot().Pending
 			switch {
 			case pend == nil:
 				err = fmt.Errorf("no choice is waiting")
 			case int(m.Index) > len(pend.Options):
 				err = fmt.Errorf("option %d of %d", m.Index, len(pend.Options))
 			default:
-				id = pend.Options[m.Index-1].ID
+				id = string(pend.Options[m.Index-1].ID)
 			}
 		})
 		if err != nil {

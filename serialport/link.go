@@ -511,7 +511,8 @@ func (l *Link) sendPending(now time.Duration) {
 	l.mu.Lock()
 	var leds *link.LEDs
 	if l.ledsDirty && l.ledsHave {
-		leds = &link.LEDs{Frame: l.leds}
+		leds = &link.LEDs{}
+		leds.Role, leds.Blink = l.leds.Codes()
 		l.ledsDirty = false
 	}
 	reports := l.reports

@@ -54,6 +54,15 @@ const (
 	ButtonClock   = "clock"
 )
 
+// Arbiter actions, as the console and the hall send them (an `arbiter`
+// line, with a value where the action needs one).
+const (
+	ActionNewGame = "new-game" // start a new game; value: a FEN, or empty for the game's start
+	ActionAnnul   = "annul"    // annul the game and begin it anew from its start
+	ActionLaws    = "laws"     // change the law-set; value: the id
+	ActionResult  = "result"   // declare the result; value: 1-0, 0-1 or 1/2-1/2
+)
+
 // Sides that may appear in press, choose and promote lines.
 const (
 	SideWhite   = "white"

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"hash/fnv"
 	"io"
 	"io/fs"
 	"os"
@@ -16,8 +15,8 @@ import (
 	"github.com/boardd/boardd/calibration"
 	"github.com/boardd/boardd/config"
 	"github.com/boardd/boardd/led"
-	"github.com/boardd/boardd/sensor"
 	"github.com/boardd/boardd/timing"
+	"github.com/boardd/boardd/wiring"
 )
 
 // calFlags are the flags `boardd calibrate` and `boardd selftest` share.
@@ -95,27 +94,33 @@ func openCalBoard(env *environment, f *calFlags, out io.Writer) (*calBoard, erro
 	case strings.HasPrefix(w, config.SerialPrefix):
 		return nil, usageError{fmt.Errorf("sensor.wiring = %s: a serial board reads its own sensors; calibrate it with its own tools", w)}
 	}
-	buses := &periphBuses{}
-	sc, closeSc, err := openScanner(c, buses)
+	buses := &wiring.Periph{}
+	sc, closeSc, err := wiring.OpenScanner(c, buses)
 	if err != nil {
 		return nil, err
 	}
-	var cs closers
-	cs.add(closeSc)
+	closeAll := []func() error{closeSc}
+	closeBoard := func() error {
+		var errs []error
+		for i := len(closeAll) - 1; i >= 0; i-- {
+			errs = append(errs, closeAll[i]())
+		}
+		return errors.Join(errs...)
+	}
 	var sink led.Sink
 	if lw := c.LED.Wiring; lw != config.WiringNone && lw != config.WiringSim && !strings.HasPrefix(lw, config.SerialPrefix) {
 		var closeLEDs func() error
-		if sink, closeLEDs, err = openLEDs(c, buses); err != nil {
-			_ = cs.close()
+		if sink, closeLEDs, err = wiring.OpenLEDs(c, buses); err != nil {
+			_ = closeBoard()
 			return nil, err
 		}
-		cs.add(closeLEDs)
+		closeAll = append(closeAll, closeLEDs)
 	}
 	clock := timing.NewReal()
 	s.Scanner, s.LEDs, s.Clock, s.Wait = sc, sink, clock, calibration.RealWait
-	s.Name = boardName(sc, c)
+	s.Name = wiring.BoardName(sc, c)
 	s.In = lines(env.stdin)
-	b.close = cs.close
+	b.close = closeBoard
 	return b, nil
 }
 
@@ -144,61 +149,6 @@ func (b *calBoard) openSim(env *environment, f *calFlags) error {
 	}
 	b.sim = sim
 	return nil
-}
-
-// boardName is the name a calibration is made under: the scanner's, and a
-// fingerprint of the configured sensor and LED layouts and orientation, so
-// that a calibration made before the layouts changed is refused rather than
-// believed. boardd run must name the board the same way.
-func boardName(sc sensor.Scanner, c *config.Config) string {
-	h := fnv.New32a()
-	fmt.Fprint(h, c.SensorSquares(), c.LEDSquares(), c.LED.Wiring)
-	return fmt.Sprintf("%s, layout %08x", sc, h.Sum32())
-}
-
-// needsCalibration reports whether the configured sensors are analogue:
-// such a board reads nothing trustworthy without a calibration.
-func needsCalibration(c *config.Config) bool {
-	return c.Sensor.Wiring == config.WiringMCP3008 || c.Sensor.Wiring == config.WiringMCP3208
-}
-
-// loadRunCalibration reads the calibration in stateDir for boardd run. It
-// returns nil and no error when there is none and the wiring does not need
-// one (a digital board then reads through its configured layout). A missing
-// calibration for analogue sensors, or a corrupt or other-version file, is
-// refused with a message that says how to recalibrate. Hardware identity is
-// checked by calibratedScanner once the scanner is open.
-func loadRunCalibration(c *config.Config, stateDir string) (*calibration.Calibration, error) {
-	cal, err := calibration.LoadAny(calibration.Path(stateDir))
-	switch {
-	case errors.Is(err, calibration.ErrMissing) && !needsCalibration(c):
-		return nil, nil
-	case err != nil:
-		return nil, err
-	}
-	if err := cal.Unfit(); err != nil {
-		return nil, err
-	}
-	return cal, nil
-}
-
-// calibratedScanner checks that cal was made on the raw scanner sc opened
-// from configuration c (and the layouts c names), and wraps sc so that its
-// frames' occupancy comes from the calibration, with drift tracked on
-// clock. A nil cal returns sc unchanged. Wrap the LED sink to match with
-// calibration.MapLEDs(sink, cal) when cal.LEDs > 0.
-func calibratedScanner(sc sensor.Scanner, c *config.Config, cal *calibration.Calibration, clock timing.Clock) (sensor.Scanner, error) {
-	if cal == nil {
-		return sc, nil
-	}
-	id, err := calibration.Identify(sc, boardName(sc, c))
-	if err != nil {
-		return nil, err
-	}
-	if err := cal.Check(id); err != nil {
-		return nil, err
-	}
-	return calibration.NewScanner(sc, cal, clock, calibration.ClassifierOptions{})
 }
 
 // lines delivers r's lines; the channel closes when r ends.

@@ -32,7 +32,7 @@ func runFEN(ctx context.Context, env *environment, args []string) int {
 		fmt.Fprintf(env.stderr, "boardd: %v\n", err)
 		return 1
 	}
-	pos := g.Position()
+	pos := g.Snapshot().Position
 	fmt.Fprintln(env.stdout, pos.FEN())
 	return 0
 }

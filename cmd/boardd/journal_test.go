@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"io"
-	"log/slog"
 	"math/rand/v2"
 	"net"
 	"os"
@@ -17,9 +16,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/boardd/boardd/board"
+	"github.com/boardd/boardd/game"
 	"github.com/boardd/boardd/journal"
 	"github.com/boardd/boardd/journal/journaltest"
-	"github.com/boardd/boardd/pipeline"
 	"github.com/boardd/boardd/trace"
 )
 
@@ -186,10 +186,10 @@ func killGame(t *testing.T) []trace.Line {
 	return p.Lines
 }
 
-// gamePGN plays lines through a pipeline in virtual time: the game as
+// gamePGN plays lines through a game in virtual time: the game as
 // played, without any crash.
 func gamePGN(t *testing.T, lines []trace.Line) string {
-	p, err := pipeline.New(pipeline.Options{Laws: "fide2023"}, nil, nil)
+	p, err := game.New(game.Options{Laws: "fide2023"}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -199,7 +199,7 @@ func gamePGN(t *testing.T, lines []trace.Line) string {
 		}
 	}
 	p.Finish(lines[len(lines)-1].T)
-	return p.Game().PGN()
+	return p.PGN()
 }
 
 var dateTag = regexp.MustCompile(`(?m)^\[Date "[^"]*"\]\n`)
@@ -424,8 +424,8 @@ func playInto(t *testing.T, dir string, lines []trace.Line) {
 		t.Fatal(err)
 	}
 	defer j.Close()
-	base := pipeline.Options{Laws: "nycc"}
-	var p *pipeline.Pipeline
+	base := game.Options{Laws: "nycc"}
+	var p *game.Game
 	var h journal.Header
 	if g != nil {
 		t.Fatal("playInto wants a new state directory")
@@ -433,12 +433,11 @@ func playInto(t *testing.T, dir string, lines []trace.Line) {
 	if h, err = j.Begin(0, journal.NewHeader(j.Game(), base, time.Time{})); err != nil {
 		t.Fatal(err)
 	}
-	opts := h.Options(base)
-	if p, err = pipeline.New(opts, nil, nil); err != nil {
+	if p, err = game.New(h.Options(base), nil); err != nil {
 		t.Fatal(err)
 	}
-	rn := pipeline.NewRunner(p, nil)
-	rec := journal.NewRecorder(j, journal.RecorderOptions{Game: p.Game, Occupancy: p.Recogniser().Occupancy, Header: h, Tags: opts.Tags})
+	rn := game.NewRunner(p, nil)
+	rec := journal.NewRecorder(j, journal.RecorderOptions{Game: func() *game.Game { return p }, Occupancy: func() board.Occupancy { return p.Snapshot().Occupancy }, Header: h})
 	rn.OnReport(rec.Report)
 	for _, l := range lines {
 		p.Advance(l.T)
@@ -499,63 +498,5 @@ func TestPGNAndFENCommands(t *testing.T) {
 		if !strings.Contains(errs, c.err) {
 			t.Errorf("%q: stderr %q, want %q", c.args, errs, c.err)
 		}
-	}
-}
-
-// TestConfigurationChangeBetweenGames: a game with no move yet takes a
-// changed law-set when boardd starts; a game under way keeps its own.
-func TestConfigurationChangeBetweenGames(t *testing.T) {
-	open := func(t *testing.T, dir, laws string) *daemon {
-		t.Helper()
-		var logs bytes.Buffer
-		d := &daemon{
-			ctx: t.Context(), log: slog.New(slog.NewTextHandler(&logs, nil)),
-			env:   &environment{stderr: &logs, getenv: func(string) string { return "" }},
-			flags: &runFlags{logLevel: "info"}, stateDir: dir, opts: pipeline.Options{Laws: laws},
-		}
-		if err := d.openJournal(); err != nil {
-			t.Fatal(err)
-		}
-		d.runner = pipeline.NewRunner(d.pipe, d.clock)
-		d.attachJournal()
-		t.Cleanup(func() { d.close() })
-		return d
-	}
-	dir := t.TempDir()
-	d := open(t, dir, "fide2023")
-	d.close()
-	d = open(t, dir, "nycc")
-	if id := d.pipe.Game().Laws().ID; id != "nycc" {
-		t.Errorf("a game with no move kept law-set %s, want nycc", id)
-	}
-	d.close()
-	g, err := journal.Read(dir)
-	if err != nil || g.Header.Game != 1 || g.Header.Laws != "nycc" || g.Records[0].Seq != 2 {
-		t.Fatalf("journal after the change: %+v, %v", g, err)
-	}
-
-	// A move played: the game keeps its law-set.
-	pl := journaltest.NewPlayer(g.LastT+time.Second, journaltest.Timing{Step: 100 * time.Millisecond, Pause: time.Second})
-	if err := pl.Move("e2e4"); err != nil {
-		t.Fatal(err)
-	}
-	d = open(t, dir, "nycc")
-	rc := d.clock.(*recovery)
-	for _, l := range pl.Lines {
-		d.pipe.Advance(l.T)
-		rc.rec.Input(l)
-		d.pipe.Input(l)
-	}
-	d.pipe.Advance(pl.T + time.Second)
-	if n := d.pipe.Game().MoveCount(); n != 1 {
-		t.Fatalf("%d moves played, want 1", n)
-	}
-	d.close()
-	d = open(t, dir, "fide2023")
-	if id := d.pipe.Game().Laws().ID; id != "nycc" {
-		t.Errorf("a game under way took law-set %s, want its own nycc", id)
-	}
-	if n := d.pipe.Game().MoveCount(); n != 1 {
-		t.Errorf("%d moves restored, want 1", n)
 	}
 }

@@ -9,11 +9,12 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/boardd/boardd/arbiter"
+	"github.com/boardd/boardd/lawset"
+	"github.com/boardd/boardd/report"
 )
 
 // lawIDs lists the law-set ids for flag help texts.
-func lawIDs() string { return strings.Join(arbiter.LawSetIDs(), ", ") }
+func lawIDs() string { return strings.Join(lawset.IDs(), ", ") }
 
 // runLaws is `boardd laws [--json] [--width N] [SET | SET:NUMBER]`: the
 // law-sets, every law of one set with how boardd applies it, or one law.
@@ -66,7 +67,7 @@ func runLaws(ctx context.Context, env *environment, args []string) int {
 	case len(rest) == 0:
 		out = lawSetList()
 	case strings.Contains(rest[0], ":"):
-		law, ok := arbiter.LawByID(rest[0])
+		law, ok := lawset.LawByID(report.Law(rest[0]))
 		if !ok {
 			fmt.Fprintf(env.stderr, "boardd laws: no law %q in the catalogue; run 'boardd laws SET' for a law-set's ids (law-sets: %s)\n", rest[0], lawIDs())
 			return 2
@@ -116,20 +117,20 @@ type lawSetJSON struct {
 
 // lawEntryJSON is one law as `boardd laws --json` prints it.
 type lawEntryJSON struct {
-	ID          string `json:"id"`
-	Title       string `json:"title"`
-	Summary     string `json:"summary"`
-	Application string `json:"application"`
-	Status      string `json:"status"`
+	ID          report.Law `json:"id"`
+	Title       string     `json:"title"`
+	Summary     string     `json:"summary"`
+	Application string     `json:"application"`
+	Status      string     `json:"status"`
 }
 
-func lawJSON(l arbiter.Law) lawEntryJSON {
+func lawJSON(l lawset.Law) lawEntryJSON {
 	return lawEntryJSON{ID: l.ID, Title: l.Title, Summary: l.Summary, Application: l.Application, Status: l.Status.String()}
 }
 
 func lawSetList() []lawSetJSON {
 	var out []lawSetJSON
-	for _, id := range arbiter.LawSetIDs() {
+	for _, id := range lawset.IDs() {
 		s, err := lawSetDetail(id)
 		if err != nil {
 			continue // every id LawSetIDs lists has a set and a catalogue
@@ -141,11 +142,11 @@ func lawSetList() []lawSetJSON {
 }
 
 func lawSetDetail(id string) (lawSetJSON, error) {
-	ls, err := arbiter.Lookup(id)
+	ls, err := lawset.Lookup(id)
 	if err != nil {
 		return lawSetJSON{}, err
 	}
-	laws, err := arbiter.LawsOf(id)
+	laws, err := lawset.LawsOf(id)
 	if err != nil {
 		return lawSetJSON{}, err
 	}
@@ -183,7 +184,7 @@ func (t *textWriter) set(s lawSetJSON) {
 	t.paragraph("", "    ", s.ID+": "+s.Name)
 	t.paragraph("", "", s.Summary)
 	var counts []string
-	for _, st := range []arbiter.Status{arbiter.Applied, arbiter.Partial, arbiter.Planned, arbiter.Outside} {
+	for _, st := range []lawset.Status{lawset.Applied, lawset.Partial, lawset.Planned, lawset.Outside} {
 		if n := s.Status[st.String()]; n > 0 {
 			counts = append(counts, fmt.Sprintf("%d %s", n, st))
 		}

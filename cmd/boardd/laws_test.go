@@ -11,7 +11,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/boardd/boardd/arbiter"
+	"github.com/boardd/boardd/lawset"
+	"github.com/boardd/boardd/report"
 )
 
 // runBoardd runs `boardd args...` in process with the environment given.
@@ -84,20 +85,20 @@ func TestLawsCommandText(t *testing.T) {
 // the catalogue, whole: its id, title, status, and every word of its summary
 // and application.
 func TestLawsCommandEveryLaw(t *testing.T) {
-	for _, set := range arbiter.LawSetIDs() {
+	for _, set := range lawset.IDs() {
 		code, out, errs := runBoardd(t, nil, "laws", set)
 		if code != 0 {
 			t.Fatalf("boardd laws %s: exit %d: %s", set, code, errs)
 		}
-		laws, err := arbiter.LawsOf(set)
+		laws, err := lawset.LawsOf(set)
 		if err != nil {
 			t.Fatal(err)
 		}
 		words := strings.Join(strings.Fields(out), " ")
 		for _, l := range laws {
-			head := "\n" + l.ID + "  " + l.Title + "  [" + l.Status.String() + "]\n"
+			head := "\n" + string(l.ID) + "  " + l.Title + "  [" + l.Status.String() + "]\n"
 			if len(head) > 82 {
-				head = "\n" + l.ID + "  [" + l.Status.String() + "]\n    " + l.Title + "\n"
+				head = "\n" + string(l.ID) + "  [" + l.Status.String() + "]\n    " + l.Title + "\n"
 			}
 			if !strings.Contains(out, head) {
 				t.Errorf("boardd laws %s: no heading %q", set, strings.TrimSpace(head))
@@ -123,9 +124,9 @@ func TestLawsCommandJSON(t *testing.T) {
 	if len(sets) != 5 {
 		t.Fatalf("%d sets, want 5", len(sets))
 	}
-	for i, id := range arbiter.LawSetIDs() {
+	for i, id := range lawset.IDs() {
 		s := sets[i]
-		laws, _ := arbiter.LawsOf(id)
+		laws, _ := lawset.LawsOf(id)
 		total := 0
 		for _, n := range s.Status {
 			total += n
@@ -143,7 +144,7 @@ func TestLawsCommandJSON(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &set); err != nil {
 		t.Fatalf("boardd laws nycc --json: %v\n%s", err, out)
 	}
-	laws, _ := arbiter.LawsOf("nycc")
+	laws, _ := lawset.LawsOf("nycc")
 	if set.ID != "nycc" || len(set.Laws) != len(laws) {
 		t.Fatalf("nycc: %d laws, want %d", len(set.Laws), len(laws))
 	}
@@ -182,7 +183,7 @@ func scenarioHeader(t *testing.T, path string) (laws string, flags []string) {
 
 // TestReplayedLawsAreCatalogued replays every scenario in testdata/laws
 // under its own law-set and under every other one, and checks that each law
-// id in the output is in the catalogue (arbiter's
+// id in the output is in the catalogue (lawset's
 // TestEveryEmittedLawIsCatalogued covers the ids in the sources).
 func TestReplayedLawsAreCatalogued(t *testing.T) {
 	paths, err := filepath.Glob(filepath.Join("..", "..", "testdata", "laws", "*.trace"))
@@ -194,7 +195,7 @@ func TestReplayedLawsAreCatalogued(t *testing.T) {
 	own := 0
 	for _, path := range paths {
 		laws, flags := scenarioHeader(t, path)
-		for _, set := range arbiter.LawSetIDs() {
+		for _, set := range lawset.IDs() {
 			args := append([]string{"replay", "--trace", path, "--laws", set}, flags...)
 			code, out, errs := runBoardd(t, nil, args...)
 			if code != 0 {
@@ -230,7 +231,7 @@ func TestReplayedLawsAreCatalogued(t *testing.T) {
 		if !strings.HasPrefix(id, strings.SplitN(where, " under ", 2)[1]+":") {
 			t.Errorf("%s (from %s) cites another law-set's law", id, where)
 		}
-		if _, ok := arbiter.LawByID(id); !ok {
+		if _, ok := lawset.LawByID(report.Law(id)); !ok {
 			t.Errorf("%s (emitted by %s) is not in the catalogue", id, where)
 		}
 	}

@@ -9,16 +9,15 @@ import (
 	"strconv"
 	"text/tabwriter"
 
-	"github.com/boardd/boardd/arbiter"
+	"github.com/boardd/boardd/game"
 	"github.com/boardd/boardd/journal"
-	"github.com/boardd/boardd/pipeline"
 )
 
 func runPGN(ctx context.Context, env *environment, args []string) int {
 	fs := flag.NewFlagSet("pgn", flag.ContinueOnError)
 	fs.SetOutput(env.stderr)
 	dirFlag := fs.String("state-dir", "", "state directory (default as for boardd run)")
-	game := fs.Uint64("game", 0, "print archived game number `N` instead of the game in progress")
+	number := fs.Uint64("game", 0, "print archived game number `N` instead of the game in progress")
 	list := fs.Bool("list", false, "list the archived games and the game in progress")
 	fs.Usage = func() {
 		fmt.Fprintln(env.stderr, "usage: boardd pgn [--state-dir D] [--game N | --list]")
@@ -29,7 +28,7 @@ func runPGN(ctx context.Context, env *environment, args []string) int {
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
-	if fs.NArg() > 0 || *list && *game != 0 {
+	if fs.NArg() > 0 || *list && *number != 0 {
 		fs.Usage()
 		return 2
 	}
@@ -41,10 +40,10 @@ func runPGN(ctx context.Context, env *environment, args []string) int {
 	switch {
 	case *list:
 		err = listGames(env.stdout, dir)
-	case *game != 0:
-		err = printArchived(env.stdout, dir, *game)
+	case *number != 0:
+		err = printArchived(env.stdout, dir, *number)
 	default:
-		var g *arbiter.Game
+		var g *game.Game
 		if g, err = currentGame(env, dir); err == nil {
 			_, err = io.WriteString(env.stdout, g.PGN())
 		}
@@ -58,7 +57,7 @@ func runPGN(ctx context.Context, env *environment, args []string) int {
 
 // currentGame replays the journal of the game in progress in dir, read
 // only, and returns the game. Warnings about the journal go to stderr.
-func currentGame(env *environment, dir string) (*arbiter.Game, error) {
+func currentGame(env *environment, dir string) (*game.Game, error) {
 	g, err := journal.Read(dir)
 	if err != nil {
 		return nil, err
@@ -74,11 +73,11 @@ func currentGame(env *environment, dir string) (*arbiter.Game, error) {
 	for _, w := range warnings {
 		fmt.Fprintf(env.stderr, "boardd: warning: %s\n", w)
 	}
-	rp, err := journal.Replay(g, pipeline.Options{}, nil)
+	rp, err := journal.Replay(g, game.Options{})
 	if err != nil {
 		return nil, err
 	}
-	return rp.Pipeline.Game(), nil
+	return rp.Game, nil
 }
 
 func printArchived(w io.Writer, dir string, n uint64) error {
@@ -130,9 +129,9 @@ func listGames(w io.Writer, dir string) error {
 		fmt.Fprintf(tw, "-\t\t\t\t\t\tunreadable: %v\n", err)
 	case g != nil:
 		result := "*"
-		if rp, err := journal.Replay(g, pipeline.Options{}, nil); err == nil {
-			if r := rp.Pipeline.Game().Result(); r != nil {
-				result = r.Result
+		if rp, err := journal.Replay(g, game.Options{}); err == nil {
+			if r := rp.Game.Snapshot().Result; r != nil {
+				result = string(r.Result)
 			}
 		}
 		t := g.Header.Tags

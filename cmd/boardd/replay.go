@@ -10,9 +10,9 @@ import (
 	"log/slog"
 	"os"
 
-	"github.com/boardd/boardd/arbiter"
 	"github.com/boardd/boardd/clock"
-	"github.com/boardd/boardd/pipeline"
+	"github.com/boardd/boardd/game"
+	"github.com/boardd/boardd/lawset"
 	"github.com/boardd/boardd/trace"
 )
 
@@ -28,7 +28,7 @@ func runReplay(ctx context.Context, env *environment, args []string) int {
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
-	if _, err := arbiter.Lookup(*laws); err != nil {
+	if _, err := lawset.Lookup(*laws); err != nil {
 		fmt.Fprintf(env.stderr, "boardd: %v\n", err)
 		return 2
 	}
@@ -55,7 +55,7 @@ func runReplay(ctx context.Context, env *environment, args []string) int {
 	}
 	out := bufio.NewWriterSize(env.stdout, 64*1024)
 	defer out.Flush()
-	err = pipeline.Replay(ctx, in, out, pipeline.Options{Laws: *laws, Tournament: *tournament, Odds: *odds, TimeControl: *timeControl, ClockAtFirstInput: true, Logger: logger})
+	err = game.Replay(ctx, in, out, game.Options{Laws: *laws, Tournament: *tournament, Odds: *odds, TimeControl: *timeControl, ClockAtFirstInput: true, Logger: logger})
 	var te *trace.Error
 	switch {
 	case errors.As(err, &te):

@@ -14,12 +14,13 @@ import (
 	"sync"
 	"time"
 
-	"github.com/boardd/boardd/arbiter"
+	"github.com/boardd/boardd/board"
 	"github.com/boardd/boardd/console"
+	"github.com/boardd/boardd/game"
 	"github.com/boardd/boardd/hall/broker"
 	"github.com/boardd/boardd/hall/uplink"
 	"github.com/boardd/boardd/journal"
-	"github.com/boardd/boardd/pipeline"
+	"github.com/boardd/boardd/report"
 	"github.com/boardd/boardd/timing"
 	"github.com/boardd/boardd/trace"
 )
@@ -30,7 +31,7 @@ type Options struct {
 	Dir string // the state directory
 	// Pipeline are the game's options (the law-set, the gesture timings);
 	// Laws defaults to fide2023.
-	Pipeline pipeline.Options
+	Pipeline game.Options
 	Broker   *broker.Config
 	Token    string // the hall token the board accepts
 	Logger   *slog.Logger
@@ -39,13 +40,13 @@ type Options struct {
 	// OnMove is told of each move the board makes, with its journal
 	// sequence number and the wall time it was made (on the runner's
 	// goroutine: it must not block).
-	OnMove func(seq uint64, r arbiter.Report, at time.Time)
+	OnMove func(seq uint64, r report.Report, at time.Time)
 }
 
 // Board is a running simulated board.
 type Board struct {
 	o       Options
-	Runner  *pipeline.Runner
+	Runner  *game.Runner
 	Journal *journal.Journal
 	Local   *console.Local
 	Uplink  *uplink.Uplink
@@ -53,7 +54,7 @@ type Board struct {
 	done    chan struct{}
 
 	mu    sync.Mutex
-	moves []arbiter.Report
+	moves []report.Report
 	cond  chan struct{} // closed and replaced at each move
 }
 
@@ -76,10 +77,9 @@ func Start(ctx context.Context, o Options) (*Board, error) {
 		j.Close()
 		return nil, err
 	}
-	var p *pipeline.Pipeline
+	var p *game.Game
 	var rp *journal.Replayed
 	var header journal.Header
-	var tags map[string]string
 	var resume time.Duration
 	if g == nil {
 		opts := o.Pipeline
@@ -90,20 +90,18 @@ func Start(ctx context.Context, o Options) (*Board, error) {
 		if header, err = j.Begin(0, journal.NewHeader(j.Game(), opts, time.Time{})); err != nil {
 			return fail(err)
 		}
-		popts := header.Options(o.Pipeline)
-		tags = popts.Tags
-		if p, err = pipeline.New(popts, nil, nil); err != nil {
+		if p, err = game.New(header.Options(o.Pipeline), nil); err != nil {
 			return fail(err)
 		}
 	} else {
-		if rp, err = journal.Replay(g, o.Pipeline, nil); err != nil {
+		if rp, err = journal.Replay(g, o.Pipeline); err != nil {
 			return fail(err)
 		}
-		p, header, tags, resume = rp.Pipeline, g.Header, rp.Tags, rp.Resume
+		p, header, resume = rp.Game, g.Header, rp.Resume
 	}
 	clock := journal.Clock{Base: timing.NewReal(), Offset: resume}
-	b.Runner = pipeline.NewRunner(p, clock)
-	rec := journal.NewRecorder(j, journal.RecorderOptions{Game: p.Game, Occupancy: p.Recogniser().Occupancy, Header: header, Tags: tags, Logger: o.Logger})
+	b.Runner = game.NewRunner(p, clock)
+	rec := journal.NewRecorder(j, journal.RecorderOptions{Game: func() *game.Game { return p }, Occupancy: func() board.Occupancy { return p.Snapshot().Occupancy }, Header: header, Logger: o.Logger})
 	b.Runner.OnInput(rec.Input)
 	b.Runner.OnReport(rec.Report)
 	if rp != nil {
@@ -111,18 +109,18 @@ func Start(ctx context.Context, o Options) (*Board, error) {
 	}
 	if g != nil {
 		for _, r := range g.Records {
-			if r.Kind == journal.KindReport && r.Report.Type == "move" {
+			if r.Kind == journal.KindReport && r.Report.Type == report.Move {
 				b.moves = append(b.moves, r.Report)
 			}
 		}
 		for _, r := range rp.Lost {
-			if r.Type == "move" {
+			if r.Type == report.Move {
 				b.moves = append(b.moves, r)
 			}
 		}
 	}
-	b.Runner.OnReport(func(r arbiter.Report) {
-		if r.Type != "move" {
+	b.Runner.OnReport(func(r report.Report) {
+		if r.Type != report.Move {
 			return
 		}
 		at := time.Now()
@@ -182,10 +180,10 @@ func (b *Board) Close() error {
 }
 
 // Moves returns the move reports of the board's game so far.
-func (b *Board) Moves() []arbiter.Report {
+func (b *Board) Moves() []report.Report {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	out := make([]arbiter.Report, len(b.moves))
+	out := make([]report.Report, len(b.moves))
 	copy(out, b.moves)
 	return out
 }

@@ -35,12 +35,12 @@ import (
 
 	"github.com/eclipse/paho.golang/paho"
 
-	"github.com/boardd/boardd/arbiter"
 	"github.com/boardd/boardd/console"
+	"github.com/boardd/boardd/game"
 	"github.com/boardd/boardd/hall/broker"
 	"github.com/boardd/boardd/hall/wire"
 	"github.com/boardd/boardd/journal"
-	"github.com/boardd/boardd/pipeline"
+	"github.com/boardd/boardd/report"
 	"github.com/boardd/boardd/trace"
 )
 
@@ -73,7 +73,7 @@ type Options struct {
 	// recorder's (attach the journal first); without a Runner, call Input
 	// and Report from the loop that journals.
 	Journal Journal
-	Runner  *pipeline.Runner
+	Runner  *game.Runner
 	// Console gives the board's state and PGN for the state message, and
 	// carries out the hall's actions (console.Local over the runner).
 	Console console.Board
@@ -279,7 +279,7 @@ func (u *Uplink) poke() {
 func (u *Uplink) Input(trace.Line) { u.push(u.o.Journal.Seq(), nil) }
 
 // Report is the runner's report hook: the journal has just written rep.
-func (u *Uplink) Report(rep arbiter.Report) {
+func (u *Uplink) Report(rep report.Report) {
 	at := u.o.Now()
 	ev := &wire.Event{Board: u.o.Board, Kind: wire.EventReport, Report: rep.AppendJSON(nil), At: &at}
 	u.push(u.o.Journal.Seq(), ev)

@@ -19,9 +19,10 @@ import (
 	"strings"
 	"time"
 
-	"github.com/boardd/boardd/arbiter"
 	"github.com/boardd/boardd/board"
 	"github.com/boardd/boardd/console"
+	"github.com/boardd/boardd/lawset"
+	"github.com/boardd/boardd/report"
 	"github.com/boardd/boardd/trace"
 )
 
@@ -262,7 +263,7 @@ func (a *Action) Line() (trace.Line, error) {
 			return trace.Line{}, errors.New("annul: takes no value")
 		}
 	case ActionLaws:
-		if _, err := arbiter.Lookup(a.Value); err != nil {
+		if _, err := lawset.Lookup(a.Value); err != nil {
 			return trace.Line{}, fmt.Errorf("laws: %v", err)
 		}
 	case ActionResult:
@@ -402,9 +403,9 @@ func DecodeEvent(payload []byte, board string) (Event, error) {
 }
 
 // DecodeReport reads one report as `boardd replay` prints it.
-func DecodeReport(raw json.RawMessage) (arbiter.Report, error) {
+func DecodeReport(raw json.RawMessage) (report.Report, error) {
 	if len(raw) == 0 {
-		return arbiter.Report{}, errors.New("no report")
+		return report.Report{}, errors.New("no report")
 	}
-	return arbiter.ParseReport(raw)
+	return report.Parse(raw)
 }

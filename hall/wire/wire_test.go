@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/boardd/boardd/arbiter"
+	"github.com/boardd/boardd/report"
 	"github.com/boardd/boardd/trace"
 )
 
@@ -49,11 +49,11 @@ func TestActionLine(t *testing.T) {
 		err  string
 	}{
 		{Action{ID: "a1", Action: ActionChoose, Option: "move-touched"}, trace.Line{Kind: trace.Choose, Option: "move-touched", Side: trace.SideArbiter}, ""},
-		{Action{ID: "a1", Action: ActionNewGame}, trace.Line{Kind: trace.Arbiter, Action: arbiter.ActionNewGame, Side: trace.SideArbiter}, ""},
-		{Action{ID: "a1", Action: ActionNewGame, Value: "4k3/8/8/8/8/8/8/4K2R w K - 0 1"}, trace.Line{Kind: trace.Arbiter, Action: arbiter.ActionNewGame, Value: "4k3/8/8/8/8/8/8/4K2R w K - 0 1", Side: trace.SideArbiter}, ""},
-		{Action{ID: "a1", Action: ActionAnnul}, trace.Line{Kind: trace.Arbiter, Action: arbiter.ActionAnnul, Side: trace.SideArbiter}, ""},
-		{Action{ID: "a1", Action: ActionLaws, Value: "nycc"}, trace.Line{Kind: trace.Arbiter, Action: arbiter.ActionLaws, Value: "nycc", Side: trace.SideArbiter}, ""},
-		{Action{ID: "a1", Action: ActionResult, Value: "1/2-1/2"}, trace.Line{Kind: trace.Arbiter, Action: arbiter.ActionResult, Value: "1/2-1/2", Side: trace.SideArbiter}, ""},
+		{Action{ID: "a1", Action: ActionNewGame}, trace.Line{Kind: trace.Arbiter, Action: trace.ActionNewGame, Side: trace.SideArbiter}, ""},
+		{Action{ID: "a1", Action: ActionNewGame, Value: "4k3/8/8/8/8/8/8/4K2R w K - 0 1"}, trace.Line{Kind: trace.Arbiter, Action: trace.ActionNewGame, Value: "4k3/8/8/8/8/8/8/4K2R w K - 0 1", Side: trace.SideArbiter}, ""},
+		{Action{ID: "a1", Action: ActionAnnul}, trace.Line{Kind: trace.Arbiter, Action: trace.ActionAnnul, Side: trace.SideArbiter}, ""},
+		{Action{ID: "a1", Action: ActionLaws, Value: "nycc"}, trace.Line{Kind: trace.Arbiter, Action: trace.ActionLaws, Value: "nycc", Side: trace.SideArbiter}, ""},
+		{Action{ID: "a1", Action: ActionResult, Value: "1/2-1/2"}, trace.Line{Kind: trace.Arbiter, Action: trace.ActionResult, Value: "1/2-1/2", Side: trace.SideArbiter}, ""},
 		{Action{ID: "", Action: ActionAnnul}, trace.Line{}, "action id"},
 		{Action{ID: "a/1", Action: ActionAnnul}, trace.Line{}, "action id"},
 		{Action{ID: "a1", Action: ActionChoose, Option: "Stand!"}, trace.Line{}, "option"},
@@ -115,7 +115,7 @@ func TestDecode(t *testing.T) {
 
 func TestDecodeEvent(t *testing.T) {
 	at := time.Date(2026, 3, 1, 19, 30, 0, 0, time.UTC)
-	rep := arbiter.Report{Type: "move", T: 1500 * time.Millisecond, Side: "white", UCI: "e2e4", SAN: "e4", FEN: "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"}
+	rep := report.Report{Type: "move", T: 1500 * time.Millisecond, Side: "white", UCI: "e2e4", SAN: "e4", FEN: "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"}
 	good := []Event{
 		{Board: "b1", Seq: 7, Prev: 3, At: &at, Kind: EventReport, Report: rep.AppendJSON(nil)},
 		{Board: "b1", Seq: 1, Kind: EventHeader, Header: &Header{Game: 1, Laws: "fide2023", Tags: map[string]string{"Date": "2026.03.01"}}},
@@ -161,8 +161,8 @@ func TestDecodeEvent(t *testing.T) {
 // FuzzDecodeEvent: any payload is read or refused with an error, never a
 // panic; what is read encodes and reads back the same.
 func FuzzDecodeEvent(f *testing.F) {
-	rep := arbiter.Report{Type: "irregularity", Kind: "touch-move", Law: "sarratt1808:7", Offender: "white", Chooser: "black",
-		Options: []arbiter.Option{{ID: "stand", Squares: []string{"g1", "e4"}}}}
+	rep := report.Report{Type: "irregularity", Kind: "touch-move", Law: "sarratt1808:7", Offender: "white", Chooser: "black",
+		Options: []report.Option{{ID: "stand", Squares: []string{"g1", "e4"}}}}
 	for _, e := range []Event{
 		{Board: "b1", Seq: 7, Prev: 3, Kind: EventReport, Report: rep.AppendJSON(nil)},
 		{Board: "b1", Seq: 1, Kind: EventHeader, Header: &Header{Game: 2, Laws: "nycc", FEN: "4k3/8/8/8/8/8/8/4K3 w - - 0 1"}},

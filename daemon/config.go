@@ -1,0 +1,97 @@
+package daemon
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+
+	"github.com/boardd/boardd/config"
+)
+
+// loadConfig reads the configuration (Options.Config; else
+// /etc/boardd/boardd.toml if it exists; else the defaults, a simulated
+// board) and lays the flags over it, then checks the whole. A fault in a
+// value a flag set is named by the flag. It touches no hardware.
+func loadConfig(o *Options) (*config.Config, string, error) {
+	path := o.Config
+	var c *config.Config
+	switch {
+	case path != "":
+		var err error
+		if c, err = config.Load(path); err != nil {
+			return nil, path, err
+		}
+	default:
+		var err error
+		c, err = config.Load(config.DefaultPath)
+		switch {
+		case err == nil:
+			path = config.DefaultPath
+		case errors.Is(err, fs.ErrNotExist):
+			c = config.Default()
+		default:
+			return nil, config.DefaultPath, err
+		}
+	}
+	byFlag := map[string]string{}
+	set := func(flagName, key, v string, dst *string) {
+		if v != "" {
+			*dst = v
+			byFlag[key] = flagName
+		}
+	}
+	set("--laws", "laws", o.Laws, &c.Laws)
+	set("--time-control", "time_control", o.TimeControl, &c.TimeControl)
+	set("--listen", "listen", o.Listen, &c.Listen)
+	set("--state-dir", "state_dir", o.StateDir, &c.StateDir)
+	set("--hall", "hall", o.Hall, &c.Hall)
+	set("--board-id", "board_id", o.BoardID, &c.BoardID)
+	set("--sensor", "sensor.wiring", o.Sensor, &c.Sensor.Wiring)
+	set("--led", "led.wiring", o.LED, &c.LED.Wiring)
+	set("--log-level", "log_level", o.LogLevel, &c.LogLevel)
+	if o.Tournament {
+		c.Tournament = true
+	}
+	if err := c.Check(); err != nil {
+		var es config.Errors
+		if errors.As(err, &es) {
+			for _, e := range es {
+				if name, ok := byFlag[e.Key]; ok {
+					e.Key = name + " (" + e.Key + ")"
+				}
+			}
+		}
+		if path == "" {
+			return nil, path, err
+		}
+		return nil, path, &config.FileError{Path: path + " with the flags", Err: err}
+	}
+	return c, path, nil
+}
+
+// configure reads the configuration once, with the flags over it, and
+// fills the game's options from it. A configuration that will not do is a
+// usage error: exit status 2 with the key, the value and what was expected.
+func (d *daemon) configure() error {
+	c, path, err := loadConfig(&d.o)
+	if err != nil {
+		return UsageError{err}
+	}
+	d.cfg, d.cfgPath = c, path
+	if c.LogLevel != "" {
+		if err := d.level.UnmarshalText([]byte(c.LogLevel)); err != nil {
+			return UsageError{fmt.Errorf("log level %q: want debug, info, warn or error", c.LogLevel)}
+		}
+	}
+	d.opts.Laws = c.Laws
+	d.opts.Tournament = c.Tournament
+	d.opts.TimeControl = c.TimeControl
+	d.opts.Odds = d.o.Odds
+	d.opts.Timing.Debounce = c.Sensor.Debounce
+	d.opts.Logger = d.log
+	if path == "" {
+		path = "none (defaults)"
+	}
+	d.log.Info("configuration", "file", path, "sensor", c.Sensor.Wiring, "leds", c.LED.Wiring, "buttons", len(c.Buttons.Pins))
+	return nil
+}

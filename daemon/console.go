@@ -1,0 +1,107 @@
+package daemon
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/boardd/boardd/console"
+)
+
+// startConsole serves the web console and the simulated board on
+// d.cfg.Listen (default 127.0.0.1:8080): it loads or makes the arbiter
+// token, follows the runner, and logs the URL (and, the first time, the
+// token).
+func (d *daemon) startConsole() error {
+	addr := d.cfg.Listen
+	if addr == "" {
+		addr = console.DefaultAddr
+	}
+	if _, _, err := net.SplitHostPort(addr); err != nil {
+		return UsageError{fmt.Errorf("--listen %q: want HOST:PORT, e.g. %s", addr, console.DefaultAddr)}
+	}
+	token, created, err := console.LoadToken(d.stateDir)
+	if err != nil {
+		return err
+	}
+	id := consoleBoardID(d.cfg.BoardID)
+	if err := console.ValidBoardID(id); err != nil {
+		return UsageError{fmt.Errorf("--board-id: %w", err)}
+	}
+	simulated := d.simulated()
+	local, err := console.NewLocal(d.runner, console.LocalOptions{ID: id, Simulated: simulated, Tournament: d.opts.Tournament})
+	if err != nil {
+		return err
+	}
+	var hosts []string
+	if h, err := os.Hostname(); err == nil && h != "" {
+		hosts = append(hosts, h, h+".local")
+	}
+	srv, err := console.New(console.Options{Boards: []console.Board{local}, Token: token, Hosts: hosts, Logger: d.log})
+	if err != nil {
+		local.Close()
+		return err
+	}
+	ln, err := console.Listen(addr)
+	if err != nil {
+		srv.Close()
+		local.Close()
+		return err
+	}
+	hs := console.HTTPServer(srv)
+	hs.ErrorLog = slog.NewLogLogger(d.log.Handler(), slog.LevelWarn)
+	go func() {
+		if err := hs.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+			d.log.Error("console stopped", "err", err)
+		}
+	}()
+	d.onClose(func() error {
+		srv.Close()   // ends the event streams
+		local.Close() // ends calls waiting on the runner
+		ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
+		defer cancel()
+		if err := hs.Shutdown(ctx); err != nil {
+			return fmt.Errorf("console: shutdown: %w", err)
+		}
+		return nil
+	})
+	url := console.URL(ln.Addr())
+	d.log.Info("console", "url", url, "board", id, "simulated", simulated)
+	if tcp, ok := ln.Addr().(*net.TCPAddr); ok && simulated && !tcp.IP.IsLoopback() {
+		d.log.Warn("the console listens beyond this machine: anyone who reaches it can play on the simulated board", "listen", addr)
+	}
+	path := filepath.Join(d.stateDir, console.TokenFile)
+	if created {
+		d.log.Info("arbiter token created; it is shown this once and kept in "+path, "token", token, "arbiter_url", url+"#token="+token)
+	} else {
+		d.log.Info("arbiter token kept in " + path + " (readable by boardd only)")
+	}
+	return nil
+}
+
+// consoleBoardID is the board's id in the console's URLs: --board-id, else
+// the host name, else "board".
+func consoleBoardID(flagValue string) string {
+	if flagValue != "" {
+		return flagValue
+	}
+	h, err := os.Hostname()
+	if err != nil {
+		return "board"
+	}
+	h = strings.ToLower(h)
+	if i := strings.IndexByte(h, '.'); i > 0 {
+		h = h[:i]
+	}
+	if console.ValidBoardID(h) != nil {
+		return "board"
+	}
+	return h
+}

@@ -1,0 +1,193 @@
+package daemon
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/boardd/boardd/board"
+	"github.com/boardd/boardd/game"
+	"github.com/boardd/boardd/journal"
+	"github.com/boardd/boardd/timesync"
+	"github.com/boardd/boardd/timing"
+)
+
+// Environment variables the journal part reads when the flags say nothing
+// (see docs/journal.md).
+const (
+	envArchiveCap = "BOARDD_ARCHIVE_CAP" // archive size cap: bytes, or with KiB, MiB or GiB
+	envInput      = "BOARDD_INPUT"       // trace lines to play into the board: a file, a FIFO, or - for stdin
+)
+
+// recovery is the journal's part of the running daemon: the journal of the
+// game in progress, its recorder, and what the restart restored.
+type recovery struct {
+	j      *journal.Journal
+	rec    *journal.Recorder
+	rp     *journal.Replayed // the game restored; nil for a new game
+	header journal.Header
+	wall   func() (time.Time, bool)
+}
+
+// openJournal opens the journal in the state directory and builds d.game:
+// the game in progress is replayed from the journal in virtual time, or a
+// new game's journal begun. The daemon's clock then goes on from the
+// journal's last time.
+func (d *daemon) openJournal() error {
+	capText := d.o.ArchiveCap
+	if capText == "" {
+		capText = d.o.Getenv(envArchiveCap)
+	}
+	capBytes, err := parseSize(capText)
+	if err != nil {
+		return UsageError{fmt.Errorf("archive cap: %w", err)}
+	}
+	j, g, err := journal.Open(journal.Options{Dir: d.stateDir, ArchiveCap: capBytes, Logger: d.log})
+	if err != nil {
+		return err
+	}
+	rc := &recovery{j: j}
+	d.journal = rc
+	d.onClose(j.Close)
+	checker := timesync.Checker{}
+	rc.wall = func() (time.Time, bool) {
+		t, err := checker.WallTime()
+		return t, err == nil
+	}
+	var resume time.Duration
+	if g != nil {
+		if resume, err = d.restore(rc, g); err != nil {
+			return err
+		}
+	} else if err := d.beginGame(rc, 0, nil, j.Begin); err != nil {
+		return err
+	}
+	d.clock = journal.Clock{Base: timing.NewReal(), Offset: resume}
+	return nil
+}
+
+// restore replays the game in progress from its journal g and returns the
+// time the game goes on from. A game with no move yet whose rules the
+// configuration has changed begins afresh under the new rules; a game under
+// way keeps its own.
+func (d *daemon) restore(rc *recovery, g *journal.Game) (time.Duration, error) {
+	rp, err := journal.Replay(g, d.opts)
+	if err != nil {
+		return 0, err
+	}
+	rc.rp, rc.header, d.game = rp, g.Header, rp.Game
+	resume := rp.Resume
+	snap := d.game.Snapshot()
+	d.log.Info("game restored from the journal", "game", g.Header.Game, "laws", g.Header.Laws,
+		"inputs", rp.Inputs, "moves", snap.Moves, "seq", g.LastSeq, "t", resume, "torn_tail", g.Torn())
+	if rp.Diverged > 0 {
+		d.log.Warn("the replay judged differently from the journal (written by another version of boardd?)", "reports", rp.Diverged)
+	}
+	if len(rp.Lost) > 0 {
+		d.log.Info("reports the crash had lost were made again", "reports", len(rp.Lost))
+	}
+	switch {
+	case g.Header.SameRules(d.opts):
+	case !rp.NewGame && snap.Moves == 0 && snap.Result == nil && snap.Pending == nil:
+		// Not a move played yet, and the configuration changed: the game
+		// begins afresh under the new rules, the board as it stands.
+		d.log.Info("the game not yet begun takes the new configuration", "game", g.Header.Game, "laws", d.opts.Laws, "was", g.Header.Laws)
+		occ := snap.Occupancy
+		rc.rp = nil
+		if err := d.beginGame(rc, resume, &occ, rc.j.Restart); err != nil {
+			return 0, err
+		}
+	default:
+		d.log.Info("the game in progress keeps its rules; a changed configuration applies when boardd starts before a game's first move",
+			"game", g.Header.Game, "laws", g.Header.Laws, "configured_laws", d.opts.Laws)
+	}
+	return resume, nil
+}
+
+// beginGame opens the journal of a new game at time t with begin (Begin, or
+// Restart for a game not yet begun) under the configured options, the board
+// reading occ (nil: the start position), and builds its game.
+func (d *daemon) beginGame(rc *recovery, t time.Duration, occ *board.Occupancy, begin func(time.Duration, journal.Header) (journal.Header, error)) error {
+	opts := d.opts
+	opts.Tags = map[string]string{}
+	for k, v := range d.opts.Tags {
+		opts.Tags[k] = v
+	}
+	now, synced := rc.wall()
+	opts.Tags["Date"] = journal.UnknownDate
+	var started time.Time
+	if synced {
+		opts.Tags["Date"], started = now.Format("2006.01.02"), now
+	}
+	h := journal.NewHeader(rc.j.Game(), opts, started)
+	if occ != nil {
+		start, err := game.StartPosition(h.Options(d.opts))
+		if err != nil {
+			return UsageError{err}
+		}
+		if start.Occupancy() != *occ {
+			h.Physical = occ
+		}
+	}
+	var err error
+	if rc.header, err = begin(t, h); err != nil {
+		return err
+	}
+	if d.game, err = game.New(rc.header.Options(d.opts), nil); err != nil {
+		return err
+	}
+	if t > 0 {
+		d.game.Advance(t)
+	}
+	d.log.Info("new game", "game", rc.header.Game, "laws", rc.header.Laws, "date", opts.Tags["Date"], "seq", rc.j.Seq())
+	return nil
+}
+
+// attachJournal journals every input and report from now on, and finishes
+// a restore: reports the crash lost are journalled and a rotation owed is
+// made.
+func (d *daemon) attachJournal() {
+	rc := d.journal
+	g := d.game
+	rc.rec = journal.NewRecorder(rc.j, journal.RecorderOptions{
+		Game:      func() *game.Game { return g },
+		Occupancy: func() board.Occupancy { return g.Snapshot().Occupancy },
+		Header:    rc.header, Wall: rc.wall, Logger: d.log,
+	})
+	d.runner.OnInput(rc.rec.Input)
+	d.runner.OnReport(rc.rec.Report)
+	if rc.rp != nil {
+		// The runner's loop has not started: this goroutine may touch the
+		// game.
+		rc.rec.Restored(rc.rp, rc.rp.Resume)
+	}
+}
+
+// parseSize reads a size in bytes, with an optional KiB, MiB or GiB; empty
+// is zero (the default).
+func parseSize(s string) (int64, error) {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return 0, nil
+	}
+	mult := int64(1)
+	for _, u := range []struct {
+		suffix string
+		mult   int64
+	}{{"KiB", 1 << 10}, {"MiB", 1 << 20}, {"GiB", 1 << 30}, {"B", 1}} {
+		if strings.HasSuffix(s, u.suffix) {
+			s, mult = strings.TrimSpace(strings.TrimSuffix(s, u.suffix)), u.mult
+			break
+		}
+	}
+	n, err := strconv.ParseInt(s, 10, 64)
+	if err != nil || n <= 0 || n > (1<<62)/mult {
+		return 0, fmt.Errorf("size %q: want a number of bytes, KiB, MiB or GiB, e.g. 64MiB", s)
+	}
+	return n * mult, nil
+}
+
+// gameJournal returns the open journal, for the parts that read it (the
+// hall forwards records from a sequence number with ReadFrom).
+func (d *daemon) gameJournal() *journal.Journal { return d.journal.j }

@@ -1,0 +1,490 @@
+// Package game is the one door to a board's game. Behind it, stages the rest
+// of boardd never sees (package game/internal/...) carry every input in one
+// direction: raw scan frames are debounced into lift and place events,
+// events are read as gestures (touches, adjustments, completed moves), the
+// arbiter judges gestures under the law-set in force, and the timekeeper
+// keeps the clocks by the same law-set. Buttons, promotion names, choices and
+// arbiter actions enter beside the events.
+//
+// Out of the door come typed reports (package report), in the order they
+// were decided, and an immutable Snapshot of the game for anyone who draws
+// or serves it (the LEDs, the console, the serial link, the journal), and
+// the game record for PGN.
+//
+// A Game is driven by one goroutine with the time of every input; it reads
+// no clock of its own, so a replay and a test run in virtual time and the
+// daemon in real time (Runner) through the same code. Deadline says when it
+// must next be advanced for its timers (debounce, settle, waits, clocks).
+package game
+
+import (
+	"fmt"
+	"log/slog"
+	"time"
+
+	"github.com/boardd/boardd/board"
+	"github.com/boardd/boardd/clock"
+	"github.com/boardd/boardd/game/internal/arbiter"
+	"github.com/boardd/boardd/game/internal/debounce"
+	"github.com/boardd/boardd/game/internal/gesture"
+	"github.com/boardd/boardd/game/internal/timekeeper"
+	"github.com/boardd/boardd/lawset"
+	"github.com/boardd/boardd/pgn"
+	"github.com/boardd/boardd/report"
+	"github.com/boardd/boardd/sensor"
+	"github.com/boardd/boardd/timing"
+	"github.com/boardd/boardd/trace"
+)
+
+// Default timings of the stages behind the door.
+const (
+	DefaultDebounce = debounce.Default // a square's reading must hold this long
+	DefaultSettle   = gesture.DefaultSettle
+	DefaultOpenWait = gesture.DefaultOpenWait
+	DefaultJadoube  = gesture.DefaultJadoube
+	DefaultBump     = gesture.DefaultBump
+)
+
+// Timing tunes how the hands are read. Zero values take the defaults.
+type Timing struct {
+	// Debounce: how long a square's raw reading must hold before a change
+	// counts (DefaultDebounce).
+	Debounce time.Duration
+	// Settle: how long the board must stay still, with the men consistent
+	// with one legal move, before the move counts as made (DefaultSettle).
+	Settle time.Duration
+	// OpenWait: how long a reading that can still grow into a longer legal
+	// move is kept open, and how long a false move must stand before it is
+	// reported (DefaultOpenWait).
+	OpenWait time.Duration
+	// Jadoube: how long a j'adoube press covers that side's next lift
+	// (DefaultJadoube).
+	Jadoube time.Duration
+	// Bump: the longest a man may be off its square and count as jostled
+	// rather than touched (DefaultBump).
+	Bump time.Duration
+}
+
+// Options configure a game.
+type Options struct {
+	Laws  string // law-set id (lawset.IDs)
+	Setup string // FEN to start from; empty for the initial position
+	Odds  string // men given as odds, e.g. "rook" or "pawn-and-move"
+	// TimeControl sets the game clocks (clock.Parse syntax or a preset);
+	// empty for no clock.
+	TimeControl string
+	// ClockAtFirstInput starts the first mover's clock at the first input
+	// (a replay); otherwise the other side's clock press starts it.
+	ClockAtFirstInput bool
+	Tournament        bool // every penalty exacted by the arbiter
+	Timing            Timing
+	Tags              map[string]string // PGN tags
+	// Physical is the occupancy the board reads at time zero; nil means the
+	// board already shows the starting position.
+	Physical *board.Occupancy
+	Logger   *slog.Logger
+}
+
+// Game carries inputs through debounce, gesture, arbiter and clocks.
+type Game struct {
+	opts     Options
+	laws     *lawset.LawSet
+	deb      *debounce.Debouncer
+	rec      *gesture.Recogniser
+	arb      *arbiter.Game
+	tk       *timekeeper.Timekeeper
+	observe  func(report.Report)
+	log      *slog.Logger
+	events   []sensor.Event
+	reports  []report.Report
+	raw      board.Occupancy
+	now      time.Duration
+	deadline time.Duration
+	fault    bool
+	begun    bool
+
+	// version counts the changes anyone outside could see; the snapshot
+	// is built again only when it has moved.
+	version uint64
+	seen    observed
+	snap    *Snapshot
+	snapAt  uint64
+}
+
+// observed is what settle compares to know that the game changed without a
+// report: the board read differently, a wait for the board began or ended.
+type observed struct {
+	occ      board.Occupancy
+	inHand   board.Occupancy
+	syncing  bool
+	mismatch bool
+	fault    bool
+	mode     gesture.Mode
+	expected *board.Analysis
+}
+
+// New builds a game. Reports go to observe (which may be nil), in the order
+// they were decided.
+func New(opts Options, observe func(report.Report)) (*Game, error) {
+	laws, err := lawset.Lookup(opts.Laws)
+	if err != nil {
+		return nil, err
+	}
+	var control *clock.Control
+	if opts.TimeControl != "" {
+		c, err := clock.Parse(opts.TimeControl)
+		if err != nil {
+			return nil, err
+		}
+		control = &c
+		tags := map[string]string{}
+		for k, v := range opts.Tags {
+			tags[k] = v
+		}
+		tags["TimeControl"] = clock.Tag(c)
+		opts.Tags = tags
+	}
+	arb, err := arbiter.NewGame(arbiter.Options{Laws: laws, Setup: opts.Setup, Odds: opts.Odds, Tournament: opts.Tournament, Clocked: control != nil, Tags: opts.Tags})
+	if err != nil {
+		return nil, err
+	}
+	startPos := arb.Position()
+	physical := startPos.Occupancy()
+	if opts.Physical != nil {
+		physical = *opts.Physical
+	}
+	if opts.Logger == nil {
+		opts.Logger = slog.New(slog.DiscardHandler)
+	}
+	g := &Game{opts: opts, laws: laws, arb: arb, observe: observe, log: opts.Logger, raw: physical}
+	g.deb = debounce.New(physical, opts.Timing.Debounce)
+	exp := arb.Expectation()
+	if physical != startPos.Occupancy() {
+		exp = gesture.Expectation{Mode: gesture.Restore, Analysis: exp.Analysis}
+	}
+	if control != nil {
+		if g.tk, err = timekeeper.New(laws, *control, startPos.Turn); err != nil {
+			return nil, err
+		}
+		arb.OnIllegal = func(t time.Duration, offender board.Color, count int) {
+			if count == 1 {
+				g.tk.Illegal(offender)
+			}
+		}
+		arb.OnIncorrectClaim = func(t time.Duration, claimant board.Color) {
+			g.tk.IncorrectClaim(claimant)
+		}
+	}
+	g.rec = gesture.New(g.gestureOptions(), arb, exp, physical)
+	g.settle(0)
+	return g, nil
+}
+
+// StartPosition is where a game with options o begins: the set-up
+// position, the initial position less the men given as odds, or the
+// initial position.
+func StartPosition(o Options) (board.Position, error) {
+	return arbiter.StartPosition(o.Setup, o.Odds)
+}
+
+// gestureOptions are the recogniser's options under the law-set in force.
+func (g *Game) gestureOptions() gesture.Options {
+	t := g.opts.Timing
+	return gesture.Options{
+		Settle: t.Settle, OpenWait: t.OpenWait, Jadoube: t.Jadoube, Bump: t.Bump,
+		RookFirstCastling: g.laws.RookFirstCastling,
+		MoveNeedsClock:    g.tk != nil && g.laws.ClockCompletesIllegalMove,
+	}
+}
+
+// Laws returns the law-set in force.
+func (g *Game) Laws() *lawset.LawSet { return g.laws }
+
+// Now returns the time of the last input or deadline handled.
+func (g *Game) Now() time.Duration { return g.now }
+
+// Deadline returns when Advance must next be called, or timing.Never.
+func (g *Game) Deadline() time.Duration { return g.deadline }
+
+// Version counts the changes to what a Snapshot shows; it grows whenever
+// the game, the board's reading or a wait changes.
+func (g *Game) Version() uint64 { return g.version }
+
+// Frame takes a raw scan. An unchanged frame with no timer due returns at
+// once: the common case costs one comparison.
+func (g *Game) Frame(t time.Duration, occ board.Occupancy) {
+	if occ == g.raw && t < g.deadline {
+		return
+	}
+	g.raw = occ
+	g.now = t
+	g.events = g.deb.Frame(t, occ, g.events[:0])
+	for _, e := range g.events {
+		g.rec.Event(e)
+	}
+	g.rec.Advance(t)
+	g.settle(t)
+}
+
+// Raw returns the last raw scan taken.
+func (g *Game) Raw() board.Occupancy { return g.raw }
+
+// Event takes an already debounced event (a trace's lift and place lines,
+// a console click).
+func (g *Game) Event(e sensor.Event) {
+	g.Advance(e.T)
+	g.rec.Event(e)
+	if e.Kind == sensor.Lift {
+		g.raw = g.raw.Without(e.Square)
+	} else {
+		g.raw = g.raw.With(e.Square)
+	}
+	g.deb.Reset(g.raw)
+	g.settle(e.T)
+}
+
+// Press takes a button press by side: trace.ButtonJadoube, ButtonCheck,
+// ButtonClaim or ButtonClock.
+func (g *Game) Press(t time.Duration, button string, side board.Color) {
+	g.Advance(t)
+	if g.tk != nil && button == trace.ButtonClock {
+		g.tk.Press(t, side)
+	}
+	g.rec.Press(t, button, side)
+	g.settle(t)
+}
+
+// Promote takes the naming of a promotion piece.
+func (g *Game) Promote(t time.Duration, piece board.Kind, side board.Color) {
+	g.Advance(t)
+	g.rec.Promote(t, piece, side)
+	g.settle(t)
+}
+
+// Choose applies the option chosen by a party (white, black, or the
+// arbiter on anyone's behalf).
+func (g *Game) Choose(t time.Duration, option report.OptionID, by report.Party) error {
+	g.Advance(t)
+	err := g.arb.Choose(t, option, by)
+	g.rec.SetExpectation(t, g.arb.Expectation())
+	g.settle(t)
+	return err
+}
+
+// SetFault marks the board's sensors untrustworthy (true) or trusted again;
+// the snapshot says so, and the LEDs show it.
+func (g *Game) SetFault(t time.Duration, fault bool) {
+	g.fault = fault
+	g.settle(t)
+}
+
+// Fault reports whether the board's sensors are marked untrustworthy.
+func (g *Game) Fault() bool { return g.fault }
+
+// Advance fires every timer due by t, in time order.
+func (g *Game) Advance(t time.Duration) {
+	for g.deadline <= t {
+		at := g.deadline
+		g.now = at
+		if g.tk != nil {
+			if f, ok := g.tk.Flag(at); ok && g.arb.Result() == nil {
+				pos := g.arb.Position()
+				r := g.tk.Rule(f, pos.CanMate(f.Side.Other()))
+				g.arb.Finish(f.T, r.Result, r.Reason, r.Law)
+				g.rec.SetExpectation(at, g.arb.Expectation())
+			}
+		}
+		g.events = g.deb.Advance(at, g.events[:0])
+		for _, e := range g.events {
+			g.rec.Event(e)
+		}
+		g.rec.Advance(at)
+		g.settle(at)
+		if g.deadline <= at {
+			break
+		}
+	}
+	if t > g.now {
+		g.now = t
+	}
+}
+
+// Finish ends the input at time t: pending timers fire as if the hands had
+// left the board, then the end report is made.
+func (g *Game) Finish(t time.Duration) {
+	g.Advance(t)
+	if g.tk != nil {
+		// The clocks stop where they stand: running out the input is no
+		// flag.
+		g.tk.End(t)
+		g.settle(t)
+	}
+	for g.deadline != timing.Never {
+		g.Advance(g.deadline)
+	}
+	if g.now > t {
+		t = g.now
+	}
+	g.rec.Flush(t)
+	g.settle(t)
+	for g.deadline != timing.Never {
+		g.Advance(g.deadline)
+	}
+	if g.now > t {
+		t = g.now
+	}
+	if g.tk != nil {
+		g.tk.End(t)
+	}
+	pos := g.arb.Position()
+	end := report.Report{Type: report.End, T: t, FEN: pos.FEN(), PGN: g.PGN()}
+	if g.observe != nil {
+		g.observe(end)
+	}
+}
+
+// time tells the clocks what the arbiter decided, and stamps each move with
+// the times left.
+func (g *Game) time(reports []report.Report) {
+	for i := range reports {
+		r := &reports[i]
+		switch r.Type {
+		case report.Move:
+			side, _ := board.ParseColor(r.Side)
+			g.tk.Move(r.T, side)
+			r.WhiteClock, r.BlackClock = g.tk.Times(r.T)
+			g.arb.Comment(r.Ply, g.tk.Clk(r.T, side))
+		case report.Irregularity:
+			g.tk.Irregularity(r.T, r.Chooser)
+		case report.Ruling:
+			pos := g.arb.Position()
+			g.tk.Resume(r.T, pos.Turn)
+			g.tk.Reconcile(g.arb.MoveCount())
+		case report.Result:
+			g.tk.End(r.T)
+		}
+	}
+}
+
+// Input dispatches one trace line.
+func (g *Game) Input(l trace.Line) error {
+	if g.tk != nil && !g.begun && g.opts.ClockAtFirstInput {
+		g.begun = true
+		g.tk.Begin(l.T)
+		g.settle(l.T)
+	}
+	switch l.Kind {
+	case trace.Lift:
+		g.Event(sensor.Event{T: l.T, Square: l.Square, Kind: sensor.Lift})
+	case trace.Place:
+		g.Event(sensor.Event{T: l.T, Square: l.Square, Kind: sensor.Place})
+	case trace.Frame:
+		g.Advance(l.T)
+		g.Frame(l.T, l.Occupancy)
+	case trace.Press:
+		side, _ := board.ParseColor(l.Side)
+		g.Press(l.T, l.Button, side)
+	case trace.Promote:
+		side, _ := board.ParseColor(l.Side)
+		g.Promote(l.T, l.Piece, side)
+	case trace.Choose:
+		if err := g.Choose(l.T, report.OptionID(l.Option), report.Party(l.Side)); err != nil {
+			g.log.Warn("choice not applied", "option", l.Option, "side", l.Side, "err", err)
+		}
+	case trace.Setup:
+		return fmt.Errorf("setup must come first")
+	case trace.Arbiter:
+		if err := g.Action(l.T, l.Action, l.Value); err != nil {
+			g.log.Warn("arbiter action not applied", "action", l.Action, "value", l.Value, "err", err)
+		}
+	}
+	return nil
+}
+
+// Action carries out an arbiter action: trace.ActionNewGame (value: a FEN,
+// or empty), ActionAnnul, ActionLaws (value: a law-set id) or ActionResult
+// (value: 1-0, 0-1 or 1/2-1/2).
+//
+// Changing the law-set reconfigures every stage at once: the gesture
+// reading (which castling orders are open), the arbiter and the clocks'
+// rulings. It is refused while a ruling waits for its chooser: that ruling
+// was raised under the old code, and must be decided under it first.
+func (g *Game) Action(t time.Duration, action, value string) error {
+	g.Advance(t)
+	var err error
+	switch action {
+	case trace.ActionNewGame:
+		err = g.arb.NewGame(t, value)
+	case trace.ActionAnnul:
+		g.arb.Annul(t)
+	case trace.ActionResult:
+		err = g.arb.Declare(t, report.Outcome(value))
+	case trace.ActionLaws:
+		err = g.setLaws(value)
+	default:
+		err = fmt.Errorf("unknown arbiter action %q: want %s, %s, %s or %s", action, trace.ActionNewGame, trace.ActionAnnul, trace.ActionLaws, trace.ActionResult)
+	}
+	g.rec.SetExpectation(t, g.arb.Expectation())
+	g.settle(t)
+	return err
+}
+
+// setLaws puts the law-set with the given id in force in every stage.
+func (g *Game) setLaws(id string) error {
+	ls, err := lawset.Lookup(id)
+	if err != nil {
+		return err
+	}
+	if err := g.arb.SetLaws(ls); err != nil {
+		return err
+	}
+	g.laws = ls
+	if g.tk != nil {
+		g.tk.SetLaws(ls)
+	}
+	g.rec.SetOptions(g.gestureOptions())
+	g.version++
+	return nil
+}
+
+// settle hands out reports, notes what changed and recomputes the deadline
+// after an input at time t.
+func (g *Game) settle(t time.Duration) {
+	g.reports = g.arb.Drain(g.reports[:0])
+	if g.tk != nil {
+		g.time(g.reports)
+	}
+	if len(g.reports) > 0 {
+		g.version++
+	}
+	if g.observe != nil {
+		for _, r := range g.reports {
+			g.observe(r)
+		}
+	}
+	syncing, mismatch := g.rec.Syncing()
+	exp := g.rec.Expectation()
+	now := observed{occ: g.rec.Occupancy(), inHand: g.rec.InHand(), syncing: syncing, mismatch: mismatch, fault: g.fault, mode: exp.Mode, expected: exp.Analysis}
+	if now != g.seen {
+		g.seen = now
+		g.version++
+	}
+	clockDue := timing.Never
+	if g.tk != nil {
+		clockDue = g.tk.Deadline()
+	}
+	g.deadline = timing.Earliest(timing.Earliest(g.deb.Deadline(), g.rec.Deadline()), clockDue)
+}
+
+// SetTag sets a PGN tag of the game (the date, once the wall clock is known
+// to be right); it holds for the games that follow on this board too.
+func (g *Game) SetTag(name, value string) { g.arb.SetTag(name, value) }
+
+// Record returns the game as played, for the PGN writer.
+func (g *Game) Record() pgn.Game { return g.arb.Record() }
+
+// PGN returns the game as played in PGN.
+func (g *Game) PGN() string {
+	rec := g.arb.Record()
+	return pgn.Write(&rec)
+}

@@ -1,0 +1,778 @@
+package arbiter
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/boardd/boardd/board"
+	"github.com/boardd/boardd/game/internal/gesture"
+	"github.com/boardd/boardd/lawset"
+	"github.com/boardd/boardd/report"
+)
+
+func (g *Game) onMove(gs gesture.Gesture) {
+	rd := gs.Reading
+	t := gs.T
+	if g.result != nil {
+		return
+	}
+	if p := g.pending; p != nil {
+		switch {
+		case p.lapseByOffender:
+			if rd.Mover == p.offender {
+				g.lapse(t)
+			}
+		case p.pre && rd.Mover == p.offender:
+			// The offender moved before the offended chose: the obligation
+			// in force decides (see checkObligations).
+			g.pending = nil
+		case !p.pre && rd.Mover == p.offender.Other():
+			if g.exactOnLapse(t, p) {
+				if g.exp.Mode != gesture.Play || g.result != nil {
+					// The penalty takes the board back: the offended
+					// player's move is undone with the offending one.
+					g.touched = g.touched[:0]
+					return
+				}
+				// The penalty left the position as it stands (a
+				// promotion named): the move is judged from it.
+				break
+			}
+			g.lapse(t)
+		case !p.pre && rd.Mover == p.offender:
+			// The offender moved again before the choice: the choice stays
+			// open and this move is judged from the position as it stands.
+		}
+	}
+	if rd.Legal && g.cur.Position.Men[rd.Move.To].Kind() == board.King {
+		// A king left in a check nobody called (a code that lets it be
+		// ignored) can stand en prise, and the rules library then offers
+		// its capture as a move: a king is never taken.
+		rd.Legal, rd.False = false, report.KindFalseMove
+	}
+	if rd.Legal {
+		g.legalMove(t, rd)
+	} else if g.mayIgnoreCheck(rd) {
+		// The king may stay in a check nobody announced.
+		g.recordPhysical(t, rd)
+		g.afterMove(t)
+	} else {
+		g.falseMove(t, rd)
+	}
+	g.touched = g.touched[:0]
+	if g.pending == nil && g.result == nil {
+		g.afterFalseCheck(t, rd.Mover)
+	}
+}
+
+// recordPhysical records a move the rules of movement forbid but the law-set
+// lets stand without a ruling, with the men as they physically stand.
+func (g *Game) recordPhysical(t time.Duration, rd *gesture.Reading) {
+	before := g.cur
+	p := before.Position
+	p.Men = rd.After
+	p.Turn = rd.Mover.Other()
+	p.EnPassant = board.NoSquare
+	p.HalfMoves++
+	if rd.Mover == board.Black {
+		p.FullMove++
+	}
+	p.Castling &= castlingStillPossible(&p)
+	a, err := board.Analyse(p)
+	if err != nil {
+		a = before
+	}
+	d := &decision{reading: rd, before: before, provisional: a}
+	g.recordStanding(t, d)
+}
+
+// legalMove judges a move the rules of movement allow.
+func (g *Game) legalMove(t time.Duration, rd *gesture.Reading) {
+	a := g.cur
+	m := rd.Move
+	if a.Position.IsPromotion(m) && m.Promo == board.NoKind {
+		switch g.laws.UnnamedPromotion {
+		case lawset.PromoteIncomplete:
+			r, _ := g.laws.Rule(report.KindBadPromotion)
+			// Until it is named the man on the last rank is taken for a
+			// queen, so the board is expected to stand as it does.
+			asQueen := m
+			asQueen.Promo = board.Queen
+			prov, err := board.Analyse(a.Position.Apply(asQueen))
+			if err != nil {
+				prov = a
+			}
+			rd.Move = asQueen
+			d := &decision{kind: report.KindBadPromotion, law: r.Law, offender: rd.Mover, chooser: r.Chooser, reading: rd, before: a, provisional: prov, touched: m.From}
+			for _, id := range r.Options {
+				d.options = append(d.options, report.Option{ID: id, Squares: []string{m.To.String()}})
+			}
+			g.pending = d
+			g.emit(report.Report{Type: report.Irregularity, T: t, Kind: d.kind, Law: d.law, Offender: d.offender.String(), Chooser: g.chooserName(d), Options: d.options, Reason: "the promotion piece was not named"})
+			g.exp = gesture.Expectation{Mode: gesture.Play, Analysis: prov}
+			return
+		case lawset.PromoteQueenIllegal:
+			m.Promo = board.Queen
+			rd.Move = m
+			g.record(t, rd, a, true)
+			g.emit(report.Report{Type: report.Irregularity, T: t, Kind: report.KindBadPromotion, Law: g.laws.PromotionLaw, Offender: rd.Mover.String(), Chooser: report.Arbiter, Options: []report.Option{{ID: report.OptStand, Squares: []string{m.To.String()}}}, Reason: "the promotion piece was not named: the pawn becomes a queen"})
+			g.emit(report.Report{Type: report.Ruling, T: t, Option: report.OptStand, By: report.Arbiter, Law: g.laws.PromotionLaw})
+			g.comment(fmt.Sprintf("%s, %s: promotion not named, queen", report.KindBadPromotion, g.laws.PromotionLaw))
+			g.countIllegal(t, rd.Mover)
+			g.afterMove(t)
+			return
+		default:
+			m.Promo = board.Queen
+			rd.Move = m
+		}
+	}
+	if d := g.touchMoveViolation(rd); d != nil {
+		g.raise(t, d)
+		return
+	}
+	g.imposed = nil
+	g.record(t, rd, a, true)
+	g.afterMove(t)
+}
+
+// falseMove judges a completed man-move that no legal move explains.
+func (g *Game) falseMove(t time.Duration, rd *gesture.Reading) {
+	a := g.cur
+	pos := &a.Position
+	kind := rd.False
+	ruleKind := kind
+	if kind == report.KindFalseMove && pos.Men[rd.Move.To] != board.NoMan && pos.Men[rd.Move.To].Color() != pos.Men[rd.Move.From].Color() {
+		if _, ok := g.laws.Rule(report.KindFalseCapture); ok {
+			ruleKind = report.KindFalseCapture
+		}
+	}
+	r, ok := g.laws.Rule(ruleKind)
+	if !ok {
+		r, _ = g.laws.Rule(report.KindFalseMove)
+	}
+	offender := rd.Mover
+	physical := a.Position
+	physical.Men = rd.After
+	physical.Turn = offender.Other()
+	if offender == pos.Turn {
+		physical.FullMove, physical.HalfMoves = pos.FullMove, pos.HalfMoves
+		after := pos.Apply(rd.Move)
+		physical.Castling, physical.EnPassant, physical.HalfMoves, physical.FullMove = after.Castling, board.NoSquare, after.HalfMoves, after.FullMove
+		physical.Castling &= castlingStillPossible(&physical)
+	}
+	prov, err := board.Analyse(physical)
+	if err != nil {
+		prov = a
+	}
+	d := &decision{kind: kind, law: r.Law, offender: offender, chooser: r.Chooser, reading: rd, before: a, provisional: prov, touched: rd.Move.From, adverse: rd.Move.To}
+	if kind == report.KindMovedAdverse {
+		d.adverse = rd.Move.From
+	}
+	if kind == report.KindOwnCapture {
+		d.taken = rd.Move.To
+	}
+	if kind == report.KindSuccessive && len(g.moves) > 0 {
+		d.beforeFirst = g.moves[len(g.moves)-1].before
+	}
+	if pos.IsCastling(rd.Move) {
+		d.castleKing = rd.Move
+	}
+	ids := g.filter(r.Options)
+	if !bothKings(&physical) {
+		// A king cannot be taken: the move can never stand.
+		ids = withoutWaiver(ids)
+	}
+	d.options = g.feasible(d, ids)
+	g.raise(t, d)
+	if g.laws.IllegalMoveLaw != "" {
+		g.countIllegal(t, offender)
+	}
+}
+
+// bothKings reports whether each side still has its king on the board.
+func bothKings(p *board.Position) bool {
+	return p.KingSquare(board.White) != board.NoSquare && p.KingSquare(board.Black) != board.NoSquare
+}
+
+// withoutWaiver drops the options that let the offending move stand.
+func withoutWaiver(ids []report.OptionID) []report.OptionID {
+	var out []report.OptionID
+	for _, id := range ids {
+		if id != report.OptStand && id != report.OptKeepAll {
+			out = append(out, id)
+		}
+	}
+	return out
+}
+
+// castlingStillPossible keeps only the rights whose king and rook still stand
+// at home.
+func castlingStillPossible(p *board.Position) board.Castling {
+	var keep board.Castling
+	for _, c := range [2]board.Color{board.White, board.Black} {
+		home := 0
+		if c == board.Black {
+			home = 7
+		}
+		if p.Men[board.NewSquare(4, home)] != board.NewMan(c, board.King) {
+			continue
+		}
+		if p.Men[board.NewSquare(7, home)] == board.NewMan(c, board.Rook) {
+			keep |= board.Right(c, true)
+		}
+		if p.Men[board.NewSquare(0, home)] == board.NewMan(c, board.Rook) {
+			keep |= board.Right(c, false)
+		}
+	}
+	return keep
+}
+
+// feasible keeps the options that can be carried out in the position before
+// the offending move, each with its squares; it never returns none.
+func (g *Game) feasible(d *decision, ids []report.OptionID) []report.Option {
+	side := d.offender
+	var out []report.Option
+	for _, id := range ids {
+		a := d.before
+		if d.kind == report.KindSuccessive && d.beforeFirst != nil && id != report.OptKeepFirst {
+			// Recalling both moves gives the offender his turn back.
+			a = d.beforeFirst
+		}
+		var sqs []board.Square
+		ok := true
+		switch id {
+		case report.OptStand, report.OptKeepAll:
+			sqs = validSquares(d.touched, d.reading.Move.To)
+		case report.OptRecall, report.OptReplace, report.OptRestore, report.OptKeepFirst, report.OptAnnul:
+			sqs = []board.Square{d.touched}
+		case report.OptMoveTouched:
+			sqs, ok = g.manSquares(a, side, d.touched)
+		case report.OptMoveTaken:
+			sqs, ok = g.manSquares(a, side, d.taken)
+		case report.OptTakeTouched:
+			sqs, ok = g.takeSquares(a, side, d.adverse)
+		case report.OptKing:
+			k := a.Position.KingSquare(side)
+			moves := g.kingMoves(a, side)
+			ok = len(moves) > 0
+			sqs = append([]board.Square{k}, moves...)
+		case report.OptRook:
+			sqs, ok = g.rookSquares(a, side, d)
+		case report.OptCastle:
+			sqs, ok = g.castleSquares(a, side, d)
+		}
+		if ok {
+			out = append(out, report.Option{ID: id, Squares: squareNames(sqs)})
+		}
+	}
+	// Moving the touched man and moving the king are one penalty when the
+	// touched man is the king.
+	if d.touched.Valid() && d.before.Position.Men[d.touched].Kind() == board.King {
+		var kept []report.Option
+		hasMoveTouched := false
+		for _, o := range out {
+			hasMoveTouched = hasMoveTouched || o.ID == report.OptMoveTouched
+		}
+		for _, o := range out {
+			if o.ID == report.OptKing && hasMoveTouched {
+				continue
+			}
+			kept = append(kept, o)
+		}
+		out = kept
+	}
+	if len(out) == 0 {
+		out = []report.Option{{ID: report.OptRecall, Squares: squareNames([]board.Square{d.touched})}}
+	}
+	return out
+}
+
+func validSquares(sqs ...board.Square) []board.Square {
+	var out []board.Square
+	for _, s := range sqs {
+		if s.Valid() {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+func (g *Game) manSquares(a *board.Analysis, side board.Color, sq board.Square) ([]board.Square, bool) {
+	if side != a.Position.Turn || !sq.Valid() || a.Position.Men[sq] == board.NoMan || a.Position.Men[sq].Color() != side {
+		return nil, false
+	}
+	out := []board.Square{sq}
+	for _, m := range a.MovesFrom(sq) {
+		out = append(out, m.To)
+	}
+	return out, len(out) > 1
+}
+
+func (g *Game) takeSquares(a *board.Analysis, side board.Color, sq board.Square) ([]board.Square, bool) {
+	if side != a.Position.Turn || !sq.Valid() {
+		return nil, false
+	}
+	out := []board.Square{sq}
+	for _, m := range a.Moves {
+		if m.To == sq {
+			out = append(out, m.From)
+		}
+	}
+	return out, len(out) > 1
+}
+
+func (g *Game) rookSquares(a *board.Analysis, side board.Color, d *decision) ([]board.Square, bool) {
+	rook := board.NoSquare
+	if d.castleKing.From.Valid() && (d.castleKing != board.Move{}) {
+		rook, _ = board.CastlingRook(d.castleKing.From, d.castleKing.To)
+	} else if a.Position.Men[d.touched].Kind() == board.Rook {
+		rook = d.touched
+	}
+	if rook == board.NoSquare {
+		return nil, false
+	}
+	return g.manSquares(a, side, rook)
+}
+
+func (g *Game) castleSquares(a *board.Analysis, side board.Color, d *decision) ([]board.Square, bool) {
+	k := a.Position.KingSquare(side)
+	out := []board.Square{k}
+	for _, m := range a.MovesFrom(k) {
+		if a.Position.IsCastling(m) {
+			out = append(out, m.To)
+		}
+	}
+	return out, len(out) > 1
+}
+
+// touchMoveViolation checks the move against the men the mover touched and
+// any obligation a penalty imposed. It returns the irregularity, or nil.
+func (g *Game) touchMoveViolation(rd *gesture.Reading) *decision {
+	a := g.cur
+	pos := &a.Position
+	side := rd.Mover
+	m := rd.Move
+	honoured := func(sq board.Square) bool {
+		if sq == m.From || sq == m.To {
+			return true
+		}
+		if pos.IsEnPassant(m) && sq == board.EnPassantVictim(m) {
+			return true
+		}
+		if pos.IsCastling(m) {
+			rf, _ := board.CastlingRook(m.From, m.To)
+			return sq == rf
+		}
+		return false
+	}
+	newDecision := func(law report.Law, touched, adverse board.Square, ids []report.OptionID) *decision {
+		next := pos.Apply(m)
+		prov, err := board.Analyse(next)
+		if err != nil {
+			prov = a
+		}
+		r, _ := g.laws.Rule(report.KindTouchMove)
+		if law == "" {
+			law = r.Law
+		}
+		d := &decision{kind: report.KindTouchMove, law: law, offender: side, chooser: r.Chooser, reading: rd, before: a, provisional: prov, touched: touched, adverse: adverse}
+		d.options = g.feasible(d, g.filter(ids))
+		return d
+	}
+	// An obligation imposed by an earlier ruling.
+	if ob := g.imposed; ob != nil && ob.side == side {
+		ok := true
+		switch ob.what {
+		case report.OptKing:
+			ok = pos.Men[m.From].Kind() == board.King && !(ob.noCastle && pos.IsCastling(m))
+		case report.OptMoveTouched, report.OptMoveTaken, report.OptRook:
+			ok = m.From == ob.square
+		case report.OptTakeTouched:
+			ok = m.To == ob.square || (pos.IsEnPassant(m) && board.EnPassantVictim(m) == ob.square)
+		case report.OptCastle:
+			ok = pos.IsCastling(m)
+		}
+		if !ok {
+			return newDecision(ob.law, ob.square, ob.square, []report.OptionID{report.OptStand, ob.what})
+		}
+		return nil
+	}
+	// The men touched this turn, in order, without repeats; j'adoube exempts.
+	var own, adverse []board.Square
+	var order []board.Square
+	seen := board.Occupancy(0)
+	for _, tm := range rd.Touches {
+		if tm.Announced || tm.Bump || !tm.Square.Valid() || seen.Has(tm.Square) || tm.Man == board.NoMan {
+			continue
+		}
+		seen = seen.With(tm.Square)
+		order = append(order, tm.Square)
+		if tm.Man.Color() == side {
+			own = append(own, tm.Square)
+		} else {
+			adverse = append(adverse, tm.Square)
+		}
+	}
+	if len(order) == 0 || g.checkExempt() {
+		return nil
+	}
+	canMove := func(sq board.Square) bool { return len(a.MovesFrom(sq)) > 0 }
+	if g.laws.FirstTouchedBinds {
+		// fide2023:4.4.1: the king touched, then a rook of its own: the
+		// player must castle on that side if it is legal.
+		if k := pos.KingSquare(side); len(order) >= 2 && order[0] == k {
+			for _, sq := range order[1:] {
+				if pos.Men[sq] != board.NewMan(side, board.Rook) {
+					continue
+				}
+				for _, lm := range a.MovesFrom(k) {
+					if !pos.IsCastling(lm) {
+						continue
+					}
+					if rf, _ := board.CastlingRook(lm.From, lm.To); rf == sq && m != lm {
+						return newDecision(g.laws.FirstTouched.KingThenRook, k, board.NoSquare, []report.OptionID{report.OptStand, report.OptCastle})
+					}
+				}
+			}
+		}
+		// fide2023:4.4.2: rook touched before the king: no castling that side.
+		if pos.IsCastling(m) {
+			rf, _ := board.CastlingRook(m.From, m.To)
+			for _, sq := range order {
+				if sq == m.From {
+					break
+				}
+				if sq == rf {
+					return newDecision(g.laws.FirstTouched.RookFirst, rf, board.NoSquare, []report.OptionID{report.OptStand, report.OptRook})
+				}
+			}
+		}
+		// fide2023:4.3.3: men of both colours touched: the first touched
+		// adverse man must be taken with the first touched own man, if that
+		// is legal; otherwise the first touched man that can be moved or
+		// taken binds, as below.
+		if len(own) > 0 && len(adverse) > 0 {
+			for _, lm := range a.Moves {
+				if lm.From == own[0] && (lm.To == adverse[0] || pos.IsEnPassant(lm) && board.EnPassantVictim(lm) == adverse[0]) {
+					if m.From == own[0] && honoured(adverse[0]) {
+						return nil
+					}
+					return newDecision(g.laws.FirstTouched.Both, own[0], adverse[0], []report.OptionID{report.OptStand, report.OptTakeTouched})
+				}
+			}
+		}
+		for _, sq := range order {
+			isOwn := contains(own, sq)
+			if isOwn && canMove(sq) || !isOwn && capturable(a, sq) {
+				if honoured(sq) {
+					return nil
+				}
+				if isOwn {
+					return newDecision(g.laws.FirstTouched.Own, sq, board.NoSquare, []report.OptionID{report.OptStand, report.OptMoveTouched})
+				}
+				return newDecision(g.laws.FirstTouched.Adverse, sq, sq, []report.OptionID{report.OptStand, report.OptTakeTouched})
+			}
+		}
+		return nil // fide2023:4.5: nothing touched can be moved or taken
+	}
+	// The historical codes: every touched man binds; the adversary elects.
+	// Only nycc:XI lets him require a king move instead when several men
+	// were touched.
+	plural := len(order) > 1 && g.laws.KingForSeveralTouched
+	var unhonoured []board.Square
+	for _, sq := range own {
+		if canMove(sq) && !honoured(sq) {
+			unhonoured = append(unhonoured, sq)
+		}
+	}
+	if len(unhonoured) > 0 {
+		ids := []report.OptionID{report.OptStand, report.OptMoveTouched}
+		if plural {
+			ids = append(ids, report.OptKing)
+		}
+		d := newDecision("", unhonoured[0], board.NoSquare, ids)
+		// Several men bind: the adversary elects which must move
+		// (nycc:XI, hastings1895:IV), one option for each.
+		for _, sq := range unhonoured[1:] {
+			if sqs, ok := g.manSquares(a, side, sq); ok {
+				d.options = append(d.options, report.Option{ID: report.MoveTouchedOn(sq.String()), Squares: squareNames(sqs)})
+			}
+		}
+		return d
+	}
+	for _, sq := range adverse {
+		if capturable(a, sq) && !(m.To == sq || honoured(sq) && sq != m.From) {
+			ids := []report.OptionID{report.OptStand, report.OptTakeTouched}
+			if plural {
+				ids = append(ids, report.OptKing)
+			}
+			return newDecision(g.laws.AdverseTouchLaw, board.NoSquare, sq, ids)
+		}
+	}
+	return nil
+}
+
+func contains(sqs []board.Square, sq board.Square) bool {
+	for _, s := range sqs {
+		if s == sq {
+			return true
+		}
+	}
+	return false
+}
+
+// record appends a move to the game and reports it.
+func (g *Game) record(t time.Duration, rd *gesture.Reading, before *board.Analysis, legal bool) {
+	m := rd.Move
+	var next board.Position
+	san := ""
+	if legal {
+		next = before.Position.Apply(m)
+	} else {
+		next = before.Position
+		next.Men = rd.After
+		san = before.Position.RoughSAN(m)
+	}
+	g.setPosition(next, before)
+	if legal {
+		san = before.SANAfter(m, g.cur)
+	}
+	rec := record{side: rd.Mover, move: m, uci: m.UCI(), san: san, fen: g.cur.Position.FEN(), legal: legal, t: t, before: before}
+	g.moves = append(g.moves, rec)
+	g.lastMove, g.hasLast = m, true
+	g.emit(report.Report{Type: report.Move, T: t, Side: rd.Mover.String(), UCI: rec.uci, SAN: san, FEN: rec.fen, Ply: len(g.moves) - 1})
+	g.noteCheck(rd.Mover)
+}
+
+func (g *Game) setPosition(p board.Position, before *board.Analysis) {
+	a, err := board.Analyse(p)
+	if err != nil {
+		a = before
+	}
+	g.cur = a
+	g.keys = append(g.keys, a.Position.Key())
+	g.exp = gesture.Expectation{Mode: gesture.Play, Analysis: a}
+	g.touched = g.touched[:0]
+}
+
+// recordStanding records a false move that a ruling or a lapse lets stand.
+func (g *Game) recordStanding(t time.Duration, d *decision) {
+	rd := d.reading
+	m := rd.Move
+	before := d.before
+	var san string
+	if rd.Legal {
+		san = before.SANAfter(m, d.provisional)
+	} else {
+		san = before.Position.RoughSAN(m)
+	}
+	g.cur = d.provisional
+	g.keys = append(g.keys, g.cur.Position.Key())
+	g.exp = gesture.Expectation{Mode: gesture.Play, Analysis: g.cur}
+	rec := record{side: rd.Mover, move: m, uci: m.UCI(), san: san, fen: g.cur.Position.FEN(), legal: rd.Legal, t: t, before: before}
+	g.moves = append(g.moves, rec)
+	g.lastMove, g.hasLast = m, true
+	g.emit(report.Report{Type: report.Move, T: t, Side: rd.Mover.String(), UCI: rec.uci, SAN: san, FEN: rec.fen, Ply: len(g.moves) - 1})
+	g.noteCheck(rd.Mover)
+}
+
+// Comment adds a PGN comment to the move at ply (its index in the record),
+// after any comment it has. Out-of-range plies are ignored.
+func (g *Game) Comment(ply int, text string) {
+	if ply >= 0 && ply < len(g.moves) {
+		g.moves[ply].comments = append(g.moves[ply].comments, text)
+	}
+}
+
+func (g *Game) comment(c string) {
+	if len(g.moves) == 0 {
+		return
+	}
+	last := &g.moves[len(g.moves)-1]
+	last.comments = append(last.comments, c)
+}
+
+// countIllegal applies fide2023:7.5.5.
+func (g *Game) countIllegal(t time.Duration, offender board.Color) {
+	g.illegal[offender]++
+	if g.OnIllegal != nil {
+		g.OnIllegal(t, offender, g.illegal[offender])
+	}
+	if g.illegal[offender] >= 2 {
+		if g.cur.Position.CanMate(offender.Other()) {
+			g.finish(t, winFor(offender.Other()), "second illegal move", g.laws.IllegalMoveLaw)
+		} else {
+			g.finish(t, report.Draw, "second illegal move, but the opponent cannot mate", g.laws.IllegalMoveLaw)
+		}
+	}
+}
+
+func winFor(c board.Color) report.Outcome {
+	if c == board.White {
+		return report.WhiteWins
+	}
+	return report.BlackWins
+}
+
+// Choose applies an option chosen by side ("white", "black" or "arbiter").
+func (g *Game) Choose(t time.Duration, option report.OptionID, side report.Party) error {
+	d := g.pending
+	if d == nil {
+		return fmt.Errorf("no choice is pending")
+	}
+	found := false
+	for _, o := range d.options {
+		if o.ID == option {
+			found = true
+		}
+	}
+	if !found {
+		ids := make([]report.OptionID, len(d.options))
+		for i, o := range d.options {
+			ids[i] = o.ID
+		}
+		return fmt.Errorf("option %q is not offered (offered: %v)", option, ids)
+	}
+	if side != report.Arbiter && side != g.chooserName(d) {
+		return fmt.Errorf("%s may not choose: the chooser is %s", side, g.chooserName(d))
+	}
+	g.apply(t, option, side)
+	return nil
+}
+
+// apply carries out a chosen option.
+func (g *Game) apply(t time.Duration, option report.OptionID, by report.Party) {
+	d := g.pending
+	g.pending = nil
+	g.emit(report.Report{Type: report.Ruling, T: t, Option: option, By: by, Law: d.law})
+	if d.pre {
+		if option == report.OptStand {
+			g.imposed = nil
+		}
+		return
+	}
+	side := d.offender
+	if d.recorded {
+		switch option {
+		case report.OptStand:
+			g.comment(fmt.Sprintf("%s, %s: %s by %s", d.kind, d.law, report.OptStand, by))
+		case report.OptAnnul:
+			g.annulled++
+			g.startAt = d.restart
+			g.begin(d.restart)
+			g.exp = gesture.Expectation{Mode: gesture.Restore, Analysis: d.restart}
+		case report.OptRecall:
+			g.comment(fmt.Sprintf("%s, %s: moves recalled by %s", d.kind, d.law, by))
+			keep := d.recallTo
+			if keep < len(g.moves) {
+				g.moves = g.moves[:keep]
+			}
+			g.keys = g.keys[:min(len(g.keys), keep+1)]
+			g.restoreTo(t, d.before, nil)
+		}
+		return
+	}
+	switch option {
+	case report.OptStand, report.OptKeepAll:
+		g.stand(t, d, by)
+		return
+	case report.OptPromoteQ, report.OptPromoteR, report.OptPromoteB, report.OptPromoteN:
+		rd := *d.reading
+		rd.Move.Promo, _ = board.ParsePromotion(string(option[len(option)-1:]))
+		g.record(t, &rd, d.before, true)
+		g.comment(fmt.Sprintf("%s, %s: promotion named %s", d.kind, d.law, rd.Move.Promo))
+		g.afterMove(t)
+		return
+	case report.OptAnnul:
+		g.annulled++
+		g.comment(fmt.Sprintf("%s, %s: game annulled", d.kind, d.law))
+		g.restoreTo(t, g.startAt, nil)
+		g.moves = nil
+		g.keys = []board.RepetitionKey{g.startAt.Position.Key()}
+		return
+	}
+	target := d.before
+	if (option == report.OptRecall || option == report.OptKing) && d.kind == report.KindSuccessive && d.beforeFirst != nil {
+		target = d.beforeFirst
+		g.moves = g.moves[:len(g.moves)-1]
+		if len(g.keys) > 1 {
+			g.keys = g.keys[:len(g.keys)-1]
+		}
+	}
+	var ob *obligation
+	if name, ok := option.TouchedSquare(); ok {
+		if sq, err := board.ParseSquare(name); err == nil {
+			ob = &obligation{side: side, what: report.OptMoveTouched, square: sq, law: d.law}
+		}
+	}
+	switch option {
+	case report.OptMoveTouched:
+		ob = &obligation{side: side, what: report.OptMoveTouched, square: d.touched, law: d.law}
+	case report.OptMoveTaken:
+		ob = &obligation{side: side, what: report.OptMoveTouched, square: d.taken, law: d.law}
+	case report.OptTakeTouched:
+		ob = &obligation{side: side, what: report.OptTakeTouched, square: d.adverse, law: d.law}
+	case report.OptKing:
+		ob = &obligation{side: side, what: report.OptKing, noCastle: g.laws.KingPenaltyNoCastling, law: d.law, square: target.Position.KingSquare(side)}
+	case report.OptRook:
+		sqs, _ := g.rookSquares(target, side, d)
+		if len(sqs) > 0 {
+			ob = &obligation{side: side, what: report.OptMoveTouched, square: sqs[0], law: d.law}
+		}
+	case report.OptCastle:
+		ob = &obligation{side: side, what: report.OptCastle, law: d.law, square: target.Position.KingSquare(side)}
+	case report.OptRestore:
+		// fide2023:7.5.1: the replacement move is bound by 4.3 and 4.7: the
+		// man moved must be moved (the king, after a false castling: 4.4.3).
+		sq := d.touched
+		if d.kind == report.KindFalseCastling {
+			sq = target.Position.KingSquare(side)
+		}
+		switch {
+		case d.kind == report.KindMovedAdverse && target.Position.Turn == side && capturable(target, d.adverse):
+			ob = &obligation{side: side, what: report.OptTakeTouched, square: d.adverse, law: g.laws.FirstTouched.Adverse}
+		case d.kind != report.KindSuccessive && d.kind != report.KindMovedAdverse && target.Position.Turn == side && len(target.MovesFrom(sq)) > 0:
+			ob = &obligation{side: side, what: report.OptMoveTouched, square: sq, law: g.laws.FirstTouched.Own}
+		}
+	}
+	g.restoreTo(t, target, ob)
+}
+
+// stand lets the offending move remain.
+func (g *Game) stand(t time.Duration, d *decision, by report.Party) {
+	g.recordStanding(t, d)
+	g.comment(fmt.Sprintf("%s, %s: %s by %s", d.kind, d.law, report.OptStand, by))
+	g.imposed = nil
+	g.afterMove(t)
+}
+
+// restoreTo takes the board back to an earlier position; once it matches,
+// play resumes with the obligation in force.
+func (g *Game) restoreTo(t time.Duration, target *board.Analysis, ob *obligation) {
+	g.cur = target
+	g.restored = &restoreState{then: target, imposed: ob}
+	g.imposed = nil
+	g.exp = gesture.Expectation{Mode: gesture.Restore, Analysis: target}
+}
+
+func (g *Game) onSynced(t time.Duration) {
+	g.emit(report.Report{Type: report.Synced, T: t})
+	switch {
+	case g.restored != nil:
+		rs := g.restored
+		g.restored = nil
+		g.imposed = rs.imposed
+		g.cur = rs.then
+		g.exp = gesture.Expectation{Mode: gesture.Play, Analysis: rs.then}
+	case g.exp.Mode == gesture.AwaitNewGame:
+		g.begin(g.startAt)
+	default:
+		g.exp = gesture.Expectation{Mode: gesture.Play, Analysis: g.cur}
+	}
+}
+
+func (g *Game) onPromote(gs gesture.Gesture) {
+	if d := g.pending; d != nil && d.kind == report.KindBadPromotion && gs.Side == d.offender {
+		g.apply(gs.T, report.OptionID("promote-"+string(gs.Piece.Letter())), party(gs.Side))
+	}
+}

@@ -1,0 +1,195 @@
+package arbiter
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/boardd/boardd/board"
+	"github.com/boardd/boardd/game/internal/gesture"
+	"github.com/boardd/boardd/lawset"
+	"github.com/boardd/boardd/report"
+)
+
+// afterMove ends the game where the position calls for it.
+func (g *Game) afterMove(t time.Duration) {
+	a := g.cur
+	pos := &a.Position
+	mover := pos.Turn.Other()
+	switch {
+	case a.Checkmate():
+		law := g.laws.MateLaw
+		reason := "checkmate"
+		if law == "" {
+			reason = "checkmate (the code has no law for it: mate is the end of the game)"
+		}
+		g.finish(t, winFor(mover), reason, law)
+		return
+	case a.Stalemate():
+		if g.laws.StalemateWins {
+			g.finish(t, winFor(pos.Turn), "stalemate: the stalemated player wins", g.laws.StalemateLaw)
+			return
+		}
+		reason := "stalemate"
+		if g.laws.StalemateLaw == "" {
+			reason = "stalemate (the code has no law for it: no legal move is left, so the game is drawn)"
+		}
+		g.finish(t, report.Draw, reason, g.laws.StalemateLaw)
+		return
+	}
+	if g.laws.InsufficientDraw && pos.Dead() {
+		g.finish(t, report.Draw, g.laws.InsufficientReason, g.laws.InsufficientLaw)
+		return
+	}
+	reps := g.repetitions()
+	if g.laws.Repetition == lawset.ThreefoldAutomatic && reps >= 3 {
+		g.finish(t, report.Draw, "threefold repetition", g.laws.RepetitionLaw)
+		return
+	}
+	if g.laws.FivefoldLaw != "" && reps >= 5 {
+		g.finish(t, report.Draw, "fivefold repetition", g.laws.FivefoldLaw)
+		return
+	}
+	if g.laws.SeventyFiveLaw != "" && pos.HalfMoves >= 150 {
+		g.finish(t, report.Draw, "seventy-five moves without capture or pawn move", g.laws.SeventyFiveLaw)
+		return
+	}
+	if c := g.count; c != nil && g.laws.Count != nil && !g.laws.Count.ResetByPawn {
+		if len(g.moves)-c.startPly >= g.laws.Count.Plies {
+			g.finish(t, report.Draw, fmt.Sprintf("%d moves counted without mate", g.laws.Count.Plies/2), c.law)
+		}
+	}
+}
+
+// repetitions counts how often the current position has stood on the board.
+func (g *Game) repetitions() int {
+	if len(g.keys) == 0 {
+		return 0
+	}
+	cur := g.keys[len(g.keys)-1]
+	n := 0
+	for _, k := range g.keys {
+		if k == cur {
+			n++
+		}
+	}
+	return n
+}
+
+// Finish ends the game with a result decided outside the board (a flag
+// fallen, say), unless it has ended already.
+func (g *Game) Finish(t time.Duration, result report.Outcome, reason string, law report.Law) {
+	if g.result == nil {
+		g.finish(t, result, reason, law)
+	}
+}
+
+// finish ends the game.
+func (g *Game) finish(t time.Duration, result report.Outcome, reason string, law report.Law) {
+	r := report.Report{Type: report.Result, T: t, Result: result, Reason: reason, Law: law}
+	g.result = &r
+	g.pending = nil
+	g.imposed = nil
+	g.emit(r)
+	g.exp = gesture.Expectation{Mode: gesture.AwaitNewGame, Analysis: g.startAt}
+}
+
+// onPress handles the buttons the arbiter cares about: claims.
+func (g *Game) onPress(gs gesture.Gesture) {
+	if g.result != nil {
+		return
+	}
+	switch gs.Button {
+	case "claim":
+		if p := g.pending; p != nil && p.kind == report.KindSetup {
+			return
+		}
+		if g.setupClaim(gs.T, gs.Side) {
+			return
+		}
+		g.claim(gs.T, gs.Side)
+	case "check":
+		g.onCheckPress(gs.T, gs.Side)
+	case "clock":
+		g.clockWithoutMove(gs.T, gs.Side)
+	}
+}
+
+// claim handles a draw claim or a count called by side.
+func (g *Game) claim(t time.Duration, side board.Color) {
+	pos := &g.cur.Position
+	if g.laws.ClaimOnMoveOnly && side != pos.Turn {
+		// fide2023:9.2 and 9.3: the claim is the right of the player
+		// having the move.
+		return
+	}
+	reps := g.repetitions()
+	switch g.laws.Repetition {
+	case lawset.ThreefoldClaim:
+		if reps >= 3 {
+			g.finish(t, report.Draw, "threefold repetition claimed", g.laws.RepetitionLaw)
+			return
+		}
+	case lawset.ContinualRepetition:
+		if reps >= 3 {
+			g.finish(t, report.Draw, "continual repetition of the same moves", g.laws.RepetitionLaw)
+			return
+		}
+	}
+	cr := g.laws.Count
+	if cr == nil {
+		return
+	}
+	if cr.ResetByPawn && !cr.OnNotice {
+		if pos.HalfMoves >= cr.Plies {
+			g.finish(t, report.Draw, "fifty moves without capture or pawn move, claimed", cr.Law)
+			return
+		}
+		g.incorrectClaim(t, side)
+		return
+	}
+	if g.count == nil {
+		g.count = &countState{law: cr.Law, startPly: len(g.moves), by: side}
+		g.emit(report.Report{Type: report.Ruling, T: t, Option: report.OptCount, By: party(side), Law: cr.Law, Reason: fmt.Sprintf("%d moves each to mate, counted from now", cr.Plies/2)})
+		return
+	}
+	if cr.ResetByPawn {
+		since := len(g.moves) - g.count.startPly
+		if since >= cr.Plies && pos.HalfMoves >= cr.Plies {
+			g.finish(t, report.Draw, fmt.Sprintf("%d moves without capture, pawn move or mate since the call", cr.Plies/2), cr.Law)
+		}
+	}
+}
+
+// clockWithoutMove rules a clock press by the side to move, which has not
+// moved (a completed move passes the turn before the press is told):
+// fide2023:7.5.3 treats and penalises it as an illegal move. It applies
+// only where a clock runs and the law-set knows the rule.
+func (g *Game) clockWithoutMove(t time.Duration, side board.Color) {
+	if !g.opts.Clocked || g.laws.ClockWithoutMoveLaw == "" || g.pending != nil || g.restored != nil || g.exp.Mode != gesture.Play {
+		return
+	}
+	if side != g.cur.Position.Turn {
+		return
+	}
+	d := &decision{kind: report.KindClockWithoutMove, law: g.laws.ClockWithoutMoveLaw, offender: side, chooser: lawset.ByArbiter, pre: true, before: g.cur, provisional: g.cur, touched: board.NoSquare}
+	d.options = []report.Option{{ID: report.OptStand, Squares: []string{}}}
+	g.emit(report.Report{Type: report.Irregularity, T: t, Kind: d.kind, Law: d.law, Offender: side.String(), Chooser: report.Arbiter, Options: d.options, Reason: "the clock pressed without a move: penalised as an illegal move"})
+	g.emit(report.Report{Type: report.Ruling, T: t, Option: report.OptStand, By: report.Arbiter, Law: d.law})
+	g.comment(fmt.Sprintf("%s, %s: the clock pressed without a move", d.kind, d.law))
+	g.countIllegal(t, side)
+}
+
+// incorrectClaim rules a draw claim that is not borne out (fide2023:9.5.3):
+// play goes on, and where a clock runs the opponent gets extra time.
+func (g *Game) incorrectClaim(t time.Duration, claimant board.Color) {
+	reason := "incorrect claim: play goes on"
+	if g.opts.Clocked {
+		reason = "incorrect claim: play goes on, extra time to the opponent"
+	}
+	law := g.laws.IncorrectClaimLaw
+	g.emit(report.Report{Type: report.Ruling, T: t, Option: report.OptRefused, By: report.Arbiter, Law: law, Reason: reason})
+	g.comment(fmt.Sprintf("claim by %s refused, %s", claimant, law))
+	if g.OnIncorrectClaim != nil {
+		g.OnIncorrectClaim(t, claimant)
+	}
+}

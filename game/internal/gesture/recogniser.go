@@ -1,0 +1,762 @@
+package gesture
+
+import (
+	"time"
+
+	"github.com/boardd/boardd/board"
+	"github.com/boardd/boardd/report"
+	"github.com/boardd/boardd/sensor"
+	"github.com/boardd/boardd/timing"
+)
+
+// Recogniser reads gestures from debounced events. It is driven by one
+// goroutine: every call carries the time, and Deadline says when Advance must
+// next be called. It is not safe for concurrent use.
+type Recogniser struct {
+	opts  Options
+	judge Judge
+	exp   Expectation
+
+	occ   board.Occupancy // the board as it stands now
+	start board.Occupancy // the board when the current episode began
+
+	events      []sensor.Event // the episode: events since the last move or rest
+	marks       []TouchMark    // touches of the episode, one per lift
+	turnTouches []TouchMark    // touches of earlier episodes of this turn
+	cur         reading
+	curHyp      int // index in hyps of the hypothesis cur was read from
+	lastEvent   time.Duration
+	deadline    time.Duration
+	hyps        []hypothesis
+
+	promo        [2]board.Kind // promotion piece named by each side
+	jadoubeSide  board.Color
+	jadoubeUntil time.Duration // a press covers the next lift until then
+	jadoubeArmed bool
+
+	exchange struct {
+		active bool
+		sq     board.Square
+		lifted bool // the promoted man is up: the exchange may be happening
+	}
+
+	// Restore, AwaitNewGame, or Play after a mismatch: waiting for the board
+	// to match the expected position.
+	syncing   bool
+	mismatch  bool // the wait began with a reported mismatch
+	cleared   bool // AwaitNewGame: the board has been emptied
+	syncAt    time.Duration
+	reported  [2]board.Occupancy // the last mismatch reported (missing, extra)
+	segmented *segmentation
+}
+
+// segmentation is a reading of one episode as two moves: the mover's, then
+// the adversary's made so fast that both fell in the same episode.
+type segmentation struct {
+	split int // index of the adversary's first event
+	first reading
+}
+
+// New returns a recogniser that tells judge of every gesture, expecting exp
+// and the board reading occupancy `physical` at time zero.
+func New(opts Options, judge Judge, exp Expectation, physical board.Occupancy) *Recogniser {
+	r := &Recogniser{opts: opts.withDefaults(), judge: judge, occ: physical, deadline: timing.Never}
+	r.expect(0, exp)
+	return r
+}
+
+// Options returns the recogniser's options with defaults filled in.
+func (r *Recogniser) Options() Options { return r.opts }
+
+// SetOptions changes the recogniser's options (after a change of law-set).
+func (r *Recogniser) SetOptions(o Options) { r.opts = o.withDefaults() }
+
+// Occupancy returns the board as the recogniser last saw it.
+func (r *Recogniser) Occupancy() board.Occupancy { return r.occ }
+
+// Expectation returns what the recogniser currently expects.
+func (r *Recogniser) Expectation() Expectation { return r.exp }
+
+// Deadline returns when Advance must next be called, or timing.Never.
+func (r *Recogniser) Deadline() time.Duration { return r.deadline }
+
+// InHand returns the squares whose men are lifted and not yet back in the
+// current turn, for the LEDs.
+func (r *Recogniser) InHand() board.Occupancy {
+	if r.syncing || r.exp.Analysis == nil {
+		return 0
+	}
+	return r.exp.Analysis.Position.Occupancy() &^ r.occ
+}
+
+// Syncing reports whether the recogniser is waiting for the board to match
+// the expected position, and whether that wait began with a mismatch.
+func (r *Recogniser) Syncing() (waiting, mismatch bool) { return r.syncing, r.mismatch }
+
+// SetExpectation replaces what the board is expected to show (after a ruling,
+// an arbiter action or a new game), dropping the episode in progress.
+func (r *Recogniser) SetExpectation(t time.Duration, exp Expectation) {
+	if exp.Mode == r.exp.Mode && exp.Analysis == r.exp.Analysis {
+		return
+	}
+	r.expect(t, exp)
+}
+
+func (r *Recogniser) expect(t time.Duration, exp Expectation) {
+	r.exp = exp
+	r.resetEpisode()
+	r.turnTouches = r.turnTouches[:0]
+	r.segmented = nil
+	r.syncing, r.mismatch, r.cleared = false, false, false
+	r.deadline = timing.Never
+	switch exp.Mode {
+	case Restore, AwaitNewGame:
+		r.syncing = true
+		r.checkSync(t)
+	default:
+		if r.occ != exp.Analysis.Position.Occupancy() {
+			// The board does not show the position: the episode starts from
+			// what it shows, and the readings make sense of the difference.
+			r.start = r.occ
+		}
+	}
+}
+
+func (r *Recogniser) resetEpisode() {
+	r.events = r.events[:0]
+	r.marks = r.marks[:0]
+	r.start = r.occ
+	r.cur = reading{cls: classUnchanged}
+	r.curHyp = -1
+	r.segmented = nil
+	r.hyps = r.hyps[:0]
+}
+
+// Event takes one debounced event. Events inconsistent with the board as the
+// recogniser sees it (a lift from an empty square, a placement on an occupied
+// one) are ignored: they can only be noise or a lost event, and guessing would
+// invent a move.
+func (r *Recogniser) Event(e sensor.Event) {
+	r.Advance(e.T)
+	switch e.Kind {
+	case sensor.Lift:
+		if !r.occ.Has(e.Square) {
+			return
+		}
+		r.occ = r.occ.Without(e.Square)
+	case sensor.Place:
+		if r.occ.Has(e.Square) {
+			return
+		}
+		r.occ = r.occ.With(e.Square)
+	default:
+		return
+	}
+	if r.syncing {
+		r.checkSync(e.T)
+		return
+	}
+	r.playEvent(e)
+}
+
+func (r *Recogniser) playEvent(e sensor.Event) {
+	pos := &r.exp.Analysis.Position
+	if r.exchange.active && r.exchangeStep(e) {
+		return
+	}
+	if e.Kind == sensor.Lift && r.cur.cls == classDisplaced && r.segmented == nil {
+		// The mover's reading holds a man of his lifted after his last
+		// placement: if the adversary's hand is arriving, that man was the
+		// adversary's first touch (a reply taking the man just moved).
+		lifted := r.manAt(e.Square)
+		if lifted != board.NoMan && lifted.Color() != r.cur.mover {
+			if k, first, ok := r.split(r.exp.Analysis, r.start, r.events, 0, true); ok {
+				r.segmented = &segmentation{split: k, first: first}
+				r.occ = r.occ.With(e.Square)
+				r.completeSegmented(e.T)
+				r.occ = r.occ.Without(e.Square)
+				if r.syncing {
+					r.checkSync(e.T)
+					return
+				}
+				pos = &r.exp.Analysis.Position
+			}
+		}
+	}
+	if e.Kind == sensor.Lift && r.cur.cls.completable() && r.segmented == nil {
+		lifted := r.manAt(e.Square)
+		if lifted != board.NoMan && lifted.Color() != r.cur.mover && !r.captureInPassing(e.Square) {
+			// Complete the move as the board stood before this lift.
+			r.occ = r.occ.With(e.Square)
+			r.complete(e.T, ByAdversary, r.cur.mover)
+			r.occ = r.occ.Without(e.Square)
+			if r.syncing {
+				r.checkSync(e.T)
+				return
+			}
+			r.start = r.occ.With(e.Square)
+			pos = &r.exp.Analysis.Position
+		}
+	}
+	if len(r.events) >= maxEpisode {
+		r.reportMismatch(e.T)
+		return
+	}
+	var man board.Man
+	relift := false
+	if e.Kind == sensor.Lift {
+		man = r.manAt(e.Square)
+		relift = r.placedThisEpisode(e.Square)
+	}
+	if e.Kind == sensor.Place {
+		r.markBump(e)
+	}
+	r.events = append(r.events, e)
+	r.lastEvent = e.T
+	if e.Kind == sensor.Lift && relift {
+		// The same man picked up again on its way: no new touch.
+		r.marks = append(r.marks, TouchMark{T: e.T, Square: board.NoSquare, Man: man})
+	} else if e.Kind == sensor.Lift {
+		announced := r.jadoubeArmed && e.T <= r.jadoubeUntil
+		side := pos.Turn
+		if announced {
+			side = r.jadoubeSide
+			r.jadoubeArmed = false
+		}
+		mark := TouchMark{T: e.T, Square: e.Square, Man: man, Announced: announced}
+		r.marks = append(r.marks, mark)
+		if !announced {
+			r.emit(Gesture{Kind: Touch, T: e.T, Side: side, Square: e.Square, Man: man})
+		}
+	}
+	r.reparse()
+	if r.cur.cls == classUnchanged && len(r.events) > 0 {
+		r.rest(e.T)
+	}
+	r.schedule()
+}
+
+// manAt names the man standing (or last standing) on sq in the current
+// episode's best reading.
+func (r *Recogniser) manAt(sq board.Square) board.Man {
+	pos := &r.exp.Analysis.Position
+	if len(r.events) == 0 {
+		return pos.Men[sq]
+	}
+	// Find the identity under the best hypothesis of the episode so far.
+	if r.curHyp < 0 || r.curHyp >= len(r.hyps) {
+		return pos.Men[sq]
+	}
+	bestRank := r.cur
+	o := r.hyps[r.curHyp].at[sq]
+	switch {
+	case o >= 0:
+		man := pos.Men[o]
+		if bestRank.cls <= classPromoUnnamed && board.Square(o) == bestRank.move.From && sq == bestRank.move.To {
+			return bestRank.after[sq]
+		}
+		return man
+	case o == foreignOrigin:
+		// A man from off the board: on the last rank, the promoting side's.
+		return bestRank.after[sq]
+	}
+	return pos.Men[sq]
+}
+
+// captureInPassing reports whether the man lifted on sq could be taken by the
+// man the mover has just set down, from where it started: the mover's hand
+// removing the man it is about to take at the end of a slide.
+func (r *Recogniser) captureInPassing(sq board.Square) bool {
+	if r.cur.cls != classLegal && r.cur.cls != classOpen {
+		return false
+	}
+	if r.cur.open == openEnPassant && sq == board.EnPassantVictim(r.cur.move) {
+		return true // the pawn taken en passant, lifted after the capturing pawn landed
+	}
+	// A slider set down on its way: the square lifted lies further along the
+	// same line, and the slider could take it from where it started.
+	pos := &r.exp.Analysis.Position
+	from, to := r.cur.move.From, r.cur.move.To
+	switch pos.Men[from].Kind() {
+	case board.Bishop, board.Rook, board.Queen:
+	default:
+		return false
+	}
+	if !between(from, to, sq) {
+		return false
+	}
+	for _, m := range r.exp.Analysis.Moves {
+		if m.From == from && m.To == sq {
+			return true
+		}
+	}
+	return false
+}
+
+// between reports whether mid lies strictly between a and b on one line.
+func between(a, mid, b board.Square) bool {
+	df, dr := b.File()-a.File(), b.Rank()-a.Rank()
+	if df != 0 && dr != 0 && df != dr && df != -dr {
+		return false
+	}
+	mf, mr := mid.File()-a.File(), mid.Rank()-a.Rank()
+	// mid = a + k*(step), 0 < k < n
+	n := max(abs(df), abs(dr))
+	k := max(abs(mf), abs(mr))
+	if k <= 0 || k >= n {
+		return false
+	}
+	return mf*n == df*k && mr*n == dr*k
+}
+
+func abs(v int) int {
+	if v < 0 {
+		return -v
+	}
+	return v
+}
+
+// markBump marks the touch of a man set back on its square within the bump
+// window of being lifted: jostled, not touched.
+func (r *Recogniser) markBump(e sensor.Event) {
+	lifts := 0
+	for _, p := range r.events {
+		if p.Kind == sensor.Lift {
+			lifts++
+		}
+	}
+	for i := len(r.events) - 1; i >= 0; i-- {
+		p := r.events[i]
+		if p.Kind == sensor.Lift {
+			lifts--
+		}
+		if p.Square != e.Square {
+			continue
+		}
+		if p.Kind == sensor.Lift && e.T-p.T < r.opts.Bump && lifts < len(r.marks) && !r.marks[lifts].Announced {
+			r.marks[lifts].Bump = true
+		}
+		return
+	}
+}
+
+// placedThisEpisode reports whether sq received a man during the episode: a
+// lift there picks up a man already counted (a slide, a change of mind).
+func (r *Recogniser) placedThisEpisode(sq board.Square) bool {
+	for _, e := range r.events {
+		if e.Kind == sensor.Place && e.Square == sq {
+			return true
+		}
+	}
+	return false
+}
+
+// exchangeStep absorbs the promoting side lifting its new man and setting the
+// replacement on the same square before the reply. It reports whether the
+// event was absorbed.
+func (r *Recogniser) exchangeStep(e sensor.Event) bool {
+	x := &r.exchange
+	switch {
+	case !x.lifted && e.Kind == sensor.Lift && e.Square == x.sq && len(r.events) == 0:
+		x.lifted = true
+		return true
+	case x.lifted && e.Kind == sensor.Place && e.Square == x.sq:
+		x.lifted = false
+		return true
+	case x.lifted:
+		// Not an exchange after all: the adversary took the new man. Replay
+		// the lift as the first event of the adversary's turn.
+		x.active, x.lifted = false, false
+		lift := sensor.Event{T: e.T, Square: x.sq, Kind: sensor.Lift}
+		r.occ = r.occ.With(x.sq)
+		if e.Kind == sensor.Lift {
+			r.occ = r.occ.With(e.Square)
+		} else {
+			r.occ = r.occ.Without(e.Square)
+		}
+		r.occ = r.occ.Without(x.sq)
+		r.playEvent(lift)
+		if e.Kind == sensor.Lift {
+			r.occ = r.occ.Without(e.Square)
+		} else {
+			r.occ = r.occ.With(e.Square)
+		}
+		r.playEvent(e)
+		return true
+	}
+	x.active = false
+	return false
+}
+
+// reparse reads the episode afresh and, when no single move explains it,
+// tries reading it as the mover's move followed at once by the adversary's.
+func (r *Recogniser) reparse() {
+	r.cur, r.hyps, r.curHyp = readEpisode(r.exp.Analysis, r.start, r.events, &r.opts, &r.promo, r.hyps)
+	r.segmented = nil
+	if r.cur.cls >= classDisplaced && len(r.events) >= 3 && len(r.events) <= maxSegmented {
+		r.segmented = r.segment()
+	}
+}
+
+func (r *Recogniser) segment() *segmentation {
+	if k, first, ok := r.split(r.exp.Analysis, r.start, r.events, 0, false); ok {
+		return &segmentation{split: k, first: first}
+	}
+	return nil
+}
+
+// maxSplits is how many moves one episode may be read as.
+const maxSplits = 4
+
+// split looks for the point k at which events[:k] reads as a complete legal
+// move of the side to move and the rest as the next side's legal move (or,
+// recursively, as several moves). With tail, the rest need only be a move in
+// progress: the adversary's hand has just arrived. The latest such point is
+// taken: a man set down in passing and lifted again is still the mover's.
+func (r *Recogniser) split(a *board.Analysis, start board.Occupancy, events []sensor.Event, depth int, tail bool) (int, reading, bool) {
+	for k := len(events) - 1; k >= 1; k-- {
+		if events[k].Kind != sensor.Lift {
+			continue
+		}
+		first, _, _ := readEpisode(a, start, events[:k], &r.opts, &r.promo, nil)
+		legal := first.cls == classLegal || first.cls == classPromoUnnamed || first.cls == classOpen && first.open == openRookFirst
+		if !legal || first.mover != a.Position.Turn {
+			continue
+		}
+		played := first.move
+		if first.cls == classPromoUnnamed {
+			played.Promo = board.Queen // the law-set's default comes later; a queen stands there meanwhile
+		}
+		next := a.Position.Apply(played)
+		na, err := board.Analyse(next)
+		if err != nil {
+			continue
+		}
+		var mid board.Occupancy
+		for sq, m := range first.after {
+			if m != board.NoMan {
+				mid = mid.With(board.Square(sq))
+			}
+		}
+		second, _, _ := readEpisode(na, mid, events[k:], &r.opts, &r.promo, nil)
+		switch {
+		case second.cls == classLegal && second.mover == next.Turn:
+			return k, first, true
+		case tail && (second.cls == classInProgress || second.cls == classUnchanged):
+			return k, first, true
+		case depth+1 < maxSplits:
+			if _, _, ok := r.split(na, mid, events[k:], depth+1, tail); ok {
+				return k, first, true
+			}
+		}
+	}
+	return 0, reading{}, false
+}
+
+// rest closes an episode in which every man went back to its square: each man
+// lifted and set back is an adjustment.
+func (r *Recogniser) rest(t time.Duration) {
+	pos := &r.exp.Analysis.Position
+	seen := board.Occupancy(0)
+	for _, m := range r.marks {
+		if !m.Square.Valid() || seen.Has(m.Square) || m.Bump {
+			continue
+		}
+		seen = seen.With(m.Square)
+		side := pos.Turn
+		if m.Announced {
+			side = r.jadoubeSide // the side whose press announced it
+		}
+		r.emit(Gesture{Kind: Adjust, T: t, Side: side, Square: m.Square, Man: m.Man, Announced: m.Announced})
+		if r.syncing {
+			return
+		}
+	}
+	r.turnTouches = append(r.turnTouches, r.marks...)
+	r.resetEpisode()
+}
+
+// schedule sets the deadline for the current reading.
+func (r *Recogniser) schedule() {
+	r.deadline = timing.Never
+	if r.syncing {
+		return
+	}
+	if r.segmented != nil {
+		r.deadline = r.lastEvent + r.opts.Settle
+		return
+	}
+	switch r.cur.cls {
+	case classLegal:
+		r.deadline = r.lastEvent + r.opts.Settle
+	case classOpen:
+		if r.cur.open == openRookFirst || !r.opts.MoveNeedsClock {
+			r.deadline = r.lastEvent + r.opts.OpenWait
+		}
+	case classFalse, classIrregular:
+		if !r.opts.MoveNeedsClock {
+			r.deadline = r.lastEvent + r.opts.OpenWait
+		}
+	}
+}
+
+// Advance fires every deadline up to t in order.
+func (r *Recogniser) Advance(t time.Duration) {
+	for r.deadline <= t {
+		at := r.deadline
+		r.deadline = timing.Never
+		r.fire(at)
+	}
+}
+
+func (r *Recogniser) fire(t time.Duration) {
+	if r.syncing {
+		if r.syncAt <= t && r.matches() {
+			r.synced(t)
+		}
+		return
+	}
+	if r.segmented != nil {
+		r.completeSegmented(t)
+		return
+	}
+	switch r.cur.cls {
+	case classLegal:
+		r.complete(t, BySettle, r.cur.mover)
+	case classOpen, classFalse:
+		r.complete(t, ByWait, r.cur.mover)
+	case classIrregular:
+		r.reportMismatch(t)
+	}
+}
+
+// Press takes a button press. A clock press by the mover completes the move
+// in hand; a j'adoube press announces that side's next lift.
+func (r *Recogniser) Press(t time.Duration, button string, side board.Color) {
+	r.Advance(t)
+	switch button {
+	case "jadoube":
+		r.jadoubeArmed, r.jadoubeSide, r.jadoubeUntil = true, side, t+r.opts.Jadoube
+	case "clock":
+		if !r.syncing {
+			switch {
+			case r.segmented != nil:
+				r.completeSegmented(t)
+			case r.cur.cls.completable():
+				r.complete(t, ByClock, side)
+			case r.cur.cls == classIrregular:
+				r.reportMismatch(t)
+			}
+		}
+	}
+	r.emit(Gesture{Kind: Press, T: t, Side: side, Button: button})
+}
+
+// Promote takes the naming of a promotion piece by a side.
+func (r *Recogniser) Promote(t time.Duration, piece board.Kind, side board.Color) {
+	r.Advance(t)
+	r.promo[side] = piece
+	if !r.syncing && len(r.events) > 0 {
+		r.reparse()
+		if r.cur.cls == classLegal {
+			r.lastEvent = t
+		}
+		r.schedule()
+	}
+	r.emit(Gesture{Kind: Promote, T: t, Side: side, Piece: piece})
+}
+
+// Flush ends the input at time t: pending timers fire as if the hands had
+// left the board and nothing more happened, and a move still waiting for its
+// promotion piece or for displaced men completes.
+func (r *Recogniser) Flush(t time.Duration) {
+	r.Advance(timing.Never - 1)
+	if r.syncing {
+		return
+	}
+	if r.segmented != nil {
+		r.completeSegmented(t)
+	}
+	if r.cur.cls.completable() {
+		r.complete(r.endTime(t), ByEnd, r.cur.mover)
+	}
+}
+
+func (r *Recogniser) endTime(t time.Duration) time.Duration {
+	if r.lastEvent > t {
+		return r.lastEvent
+	}
+	return t
+}
+
+// complete ends the episode as a move and asks the judge what comes next.
+func (r *Recogniser) complete(t time.Duration, by Completion, pressSide board.Color) {
+	cur := r.cur
+	if by == ByClock && cur.cls == classFalse && cur.falseKind == report.KindMovedAdverse && pressSide != cur.mover {
+		// The side whose man moved pressed its clock: it moved again.
+		cur.falseKind, cur.adverseMan, cur.mover = report.KindSuccessive, false, pressSide
+	}
+	rd := r.makeReading(cur, r.events, by)
+	r.commit(t, rd, cur)
+}
+
+func (r *Recogniser) makeReading(cur reading, events []sensor.Event, by Completion) *Reading {
+	rd := &Reading{
+		Move:             cur.move,
+		Mover:            cur.mover,
+		After:            cur.after,
+		Displaced:        cur.displaced,
+		CompletedBy:      by,
+		AdverseMan:       cur.adverseMan,
+		PromotionUnnamed: cur.unnamed,
+	}
+	switch cur.cls {
+	case classLegal, classPromoUnnamed, classDisplaced:
+		rd.Legal = true
+	case classOpen:
+		if cur.open == openRookFirst {
+			rd.Legal = true
+		} else {
+			rd.False = cur.falseKind
+			if cur.open == openKingFirst {
+				rd.After = r.physicalNow(cur)
+			}
+		}
+	default:
+		rd.False = cur.falseKind
+	}
+	rd.Touches = append(append([]TouchMark(nil), r.turnTouches...), r.marks[:countLifts(events)]...)
+	rd.Events = append([]sensor.Event(nil), events...)
+	return rd
+}
+
+func countLifts(events []sensor.Event) int {
+	n := 0
+	for _, e := range events {
+		if e.Kind == sensor.Lift {
+			n++
+		}
+	}
+	return n
+}
+
+// physicalNow is the board as the men stand, for a king moved two squares
+// whose rook stayed put.
+func (r *Recogniser) physicalNow(cur reading) [64]board.Man {
+	pos := &r.exp.Analysis.Position
+	out := pos.Men
+	out[cur.move.To] = out[cur.move.From]
+	out[cur.move.From] = board.NoMan
+	return out
+}
+
+func (r *Recogniser) commit(t time.Duration, rd *Reading, cur reading) {
+	mover := rd.Mover
+	promoted := r.exp.Analysis.Position.IsPromotion(rd.Move)
+	r.promo[mover] = board.NoKind
+	r.turnTouches = r.turnTouches[:0]
+	r.resetEpisode()
+	r.exchange.active = false
+	r.emit(Gesture{Kind: Move, T: t, Side: mover, Reading: rd})
+	if r.syncing {
+		return
+	}
+	if promoted && rd.Legal {
+		r.exchange.active, r.exchange.sq, r.exchange.lifted = true, rd.Move.To, false
+	}
+	if r.exp.Mode == Play && r.occ != r.exp.Analysis.Position.Occupancy() {
+		r.reportMismatch(t)
+	}
+}
+
+// completeSegmented completes the mover's move and reads the rest of the
+// episode as the adversary's turn.
+func (r *Recogniser) completeSegmented(t time.Duration) {
+	seg := r.segmented
+	rest := append([]sensor.Event(nil), r.events[seg.split:]...)
+	restMarks := append([]TouchMark(nil), r.marks[countLifts(r.events[:seg.split]):]...)
+	firstEvents := append([]sensor.Event(nil), r.events[:seg.split]...)
+	final := r.occ
+	r.marks = r.marks[:countLifts(firstEvents)]
+	rd := r.makeReading(seg.first, firstEvents, ByAdversary)
+	// Rewind the board to how it stood after the first move for the commit.
+	var mid board.Occupancy
+	for sq, m := range seg.first.after {
+		if m != board.NoMan {
+			mid = mid.With(board.Square(sq))
+		}
+	}
+	r.occ = mid
+	r.commit(t, rd, seg.first)
+	r.occ = final
+	if r.syncing {
+		r.checkSync(t)
+		return
+	}
+	r.start = mid
+	r.events = append(r.events[:0], rest...)
+	r.marks = append(r.marks[:0], restMarks...)
+	r.reparse()
+	r.schedule()
+	if r.deadline <= t {
+		r.deadline = t
+	}
+}
+
+// reportMismatch tells the judge the board must be fixed and waits for it.
+func (r *Recogniser) reportMismatch(t time.Duration) {
+	target := r.exp.Analysis.Position.Occupancy()
+	missing, extra := target&^r.occ, r.occ&^target
+	r.resetEpisode()
+	r.turnTouches = r.turnTouches[:0]
+	r.syncing, r.mismatch = true, true
+	r.reported = [2]board.Occupancy{missing, extra}
+	r.deadline = timing.Never
+	r.emit(Gesture{Kind: Mismatch, T: t, Missing: missing, Extra: extra})
+	if r.syncing {
+		r.checkSync(t)
+	}
+}
+
+func (r *Recogniser) target() board.Occupancy {
+	if r.exp.Mode == AwaitNewGame && !r.cleared {
+		return 0
+	}
+	return r.exp.Analysis.Position.Occupancy()
+}
+
+func (r *Recogniser) matches() bool { return r.occ == r.target() }
+
+// checkSync schedules the Synced gesture once the board has matched the
+// target for the settle time.
+func (r *Recogniser) checkSync(t time.Duration) {
+	r.deadline = timing.Never
+	if r.matches() {
+		if r.exp.Mode == AwaitNewGame && !r.cleared {
+			r.cleared = true
+			return
+		}
+		r.syncAt = t + r.opts.Settle
+		r.deadline = r.syncAt
+	}
+}
+
+func (r *Recogniser) synced(t time.Duration) {
+	r.syncing, r.mismatch = false, false
+	r.resetEpisode()
+	r.emit(Gesture{Kind: Synced, T: t})
+	if !r.syncing {
+		r.schedule()
+	}
+}
+
+// emit hands a gesture to the judge and takes on what it expects next.
+func (r *Recogniser) emit(g Gesture) {
+	exp := r.judge.Judge(g)
+	if exp.Analysis == nil {
+		return
+	}
+	if exp.Mode != r.exp.Mode || exp.Analysis != r.exp.Analysis {
+		r.expect(g.T, exp)
+	}
+}

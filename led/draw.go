@@ -1,0 +1,84 @@
+package led
+
+import (
+	"github.com/boardd/boardd/board"
+	"github.com/boardd/boardd/game"
+	"github.com/boardd/boardd/report"
+)
+
+// Compose says what the LEDs say about a game as it stands: the squares to
+// fix while the board is out of step, the chooser's options while a ruling
+// waits, the man that must move and where it may go, the result at the end,
+// otherwise the last move and the men in hand; and the four corners blinking
+// fast while the sensors cannot be trusted.
+func Compose(s *game.Snapshot) Frame {
+	f := draw(s)
+	if s.Fault {
+		for _, sq := range [...]board.Square{0, 7, 56, 63} { // the four corners
+			f.Set(sq, Fault, Fast)
+		}
+	}
+	return f
+}
+
+func draw(s *game.Snapshot) Frame {
+	var f Frame
+	if s.Syncing {
+		if s.Mode == game.AwaitNewGame && s.Result != nil { // show the result until the board is reset
+			drawResult(&f, s)
+			return f
+		}
+		target := s.Expected.Occupancy()
+		missing, extra := target&^s.Occupancy, s.Occupancy&^target
+		if s.Mismatch {
+			f.SetAll(missing, Missing, Steady)
+		} else {
+			f.SetAll(missing, Guide, Slow)
+		}
+		f.SetAll(extra, Extra, Fast)
+		return f
+	}
+	if s.Result != nil {
+		drawResult(&f, s)
+		return f
+	}
+	if s.HasLastMove {
+		f.Set(s.LastMove.From, LastMove, Steady)
+		f.Set(s.LastMove.To, LastMove, Steady)
+	}
+	if p := s.Pending; p != nil {
+		for i, o := range p.Options {
+			for _, name := range o.Squares {
+				if sq, err := board.ParseSquare(name); err == nil {
+					f.Set(sq, OptionRole(i), Slow)
+				}
+			}
+		}
+		return f
+	}
+	if ob := s.Obligation; ob != nil {
+		blink := Steady
+		if ob.What == report.OptTakeTouched {
+			blink = Fast // the adverse man to be taken
+		}
+		f.Set(ob.Square, MustMove, blink)
+		f.SetAll(ob.Destinations, Destination, Slow)
+	}
+	f.SetAll(s.InHand, Touched, Steady)
+	return f
+}
+
+func drawResult(f *Frame, s *game.Snapshot) {
+	wk, bk := s.Position.KingSquare(board.White), s.Position.KingSquare(board.Black)
+	switch s.Result.Result {
+	case report.WhiteWins:
+		f.Set(wk, Winner, Steady)
+		f.Set(bk, Loser, Steady)
+	case report.BlackWins:
+		f.Set(bk, Winner, Steady)
+		f.Set(wk, Loser, Steady)
+	default:
+		f.Set(wk, Draw, Steady)
+		f.Set(bk, Draw, Steady)
+	}
+}

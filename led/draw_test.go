@@ -1,0 +1,47 @@
+package led_test
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/boardd/boardd/board"
+	"github.com/boardd/boardd/game"
+	"github.com/boardd/boardd/led"
+	"github.com/boardd/boardd/trace"
+)
+
+func TestLEDFrameShowsOptionsAndMustMove(t *testing.T) {
+	p, err := game.New(game.Options{Laws: "sarratt1808"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := `{"t":0,"lift":"g1"}
+{"t":300,"place":"g1"}
+{"t":800,"lift":"e2"}
+{"t":1000,"place":"e4"}
+{"t":2000,"choose":"move-touched","side":"black"}
+{"t":2300,"lift":"e4"}
+{"t":2500,"place":"e2"}
+`
+	lines, _ := trace.ReadAll(strings.NewReader(text))
+	for i, l := range lines {
+		p.Input(l)
+		if i == 3 {
+			p.Advance(1500 * time.Millisecond)
+			f := led.Compose(p.Snapshot())
+			g1, _ := board.ParseSquare("g1")
+			f3, _ := board.ParseSquare("f3")
+			if f.Role[g1] == led.Off || f.Role[f3] == led.Off {
+				t.Fatalf("pending choice does not light the touched knight's option:\n%s", f.String())
+			}
+		}
+	}
+	p.Advance(4 * time.Second)
+	f := led.Compose(p.Snapshot())
+	g1, _ := board.ParseSquare("g1")
+	h3, _ := board.ParseSquare("h3")
+	if f.Role[g1] != led.MustMove || f.Role[h3] != led.Destination {
+		t.Fatalf("after the ruling the knight must move: g1=%v h3=%v\n%s", f.Role[g1], f.Role[h3], f.String())
+	}
+}
