@@ -155,7 +155,7 @@ func rightsTouching(sq Square) Castling {
 
 // Analysis is what the rules library says of one position: its legal moves,
 // whether the side to move is in check, and SAN for its moves. Computing it
-// allocates (the library generates moves), so the pipeline does it once per
+// allocates (the library generates moves), so the game does it once per
 // position, never per scan frame.
 type Analysis struct {
 	Position Position

@@ -203,7 +203,7 @@ func (k *Clock) checkFlag(t time.Duration) bool {
 // the opponent's clock starts with his increment or delay). Any other press
 // changes nothing. A press after side's flag fell is Late.
 //
-// In boardd the law-set decides when a move is complete, so the pipeline
+// In boardd the law-set decides when a move is complete, so the game
 // sends clock presses only while the clocks are idle, and completed moves
 // through Moved.
 func (k *Clock) Press(t time.Duration, side board.Color) Outcome {
@@ -382,7 +382,7 @@ func (k *Clock) Times(t time.Duration) (white, black time.Duration) {
 }
 
 // Deadline returns when the running side's flag falls if he does not move,
-// or timing.Never when no clock runs. The pipeline wakes at it and asks Flag.
+// or timing.Never when no clock runs. The game wakes at it and asks Flag.
 func (k *Clock) Deadline() time.Duration {
 	if k.status != Running {
 		return timing.Never

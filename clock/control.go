@@ -5,7 +5,7 @@
 // times for output lines, the PGN TimeControl tag and [%clk] comments.
 //
 // A Clock never reads the wall clock: every call carries the time since the
-// pipeline's epoch, and Deadline says when the running side's flag will fall
+// game's epoch, and Deadline says when the running side's flag will fall
 // so that the driver can wake it in virtual or real time. It knows sides and
 // move counts, not positions or laws; the rulings take what the board knows
 // (whether the opponent can mate) from the caller. docs/clocks.md describes

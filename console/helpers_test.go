@@ -19,7 +19,7 @@ import (
 
 const testToken = "0123456789abcdef0123456789abcdef"
 
-// rig is a real pipeline driven in real time by a runner, a Local board over
+// rig is a real game driven in real time by a runner, a Local board over
 // it, and the console served by httptest.
 type rig struct {
 	runner *game.Runner

@@ -281,7 +281,7 @@ func (l *Local) PGN(ctx context.Context) (string, error) {
 
 // Submit applies an input through the runner, exactly as hardware inputs
 // are applied. A lift from an empty square or a placement on an occupied one
-// is refused before it reaches the pipeline; so is a choice the game does not
+// is refused before it reaches the game; so is a choice the game does not
 // offer.
 func (l *Local) Submit(ctx context.Context, in trace.Line) error {
 	if in.Kind == trace.Lift || in.Kind == trace.Place {

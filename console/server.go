@@ -24,7 +24,7 @@ import (
 )
 
 // The arbiter's actions (POST /api/boards/{id}/arbiter). All but
-// ActionChoose reach the pipeline as a trace.Arbiter line with this Action
+// ActionChoose reach the game as a trace.Arbiter line with this Action
 // (the game's Action carries them out).
 const (
 	ActionChoose  = "choose"            // rule on the pending choice (side "arbiter")

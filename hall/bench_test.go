@@ -14,7 +14,7 @@ import (
 	"github.com/boardd/boardd/timing"
 )
 
-// benchPayloads plays a game of 40 moves on a pipeline and returns, for each
+// benchPayloads plays a game of 40 moves on a game and returns, for each
 // move, the event and the state message a board publishes for it.
 func benchPayloads(b *testing.B) (events, states [][]byte) {
 	b.Helper()

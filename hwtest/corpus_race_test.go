@@ -2,6 +2,6 @@
 
 package hwtest
 
-// raceEnabled is true under the race detector, which slows the pipeline
+// raceEnabled is true under the race detector, which slows the game
 // tenfold: the corpus tests then replay a sample.
 const raceEnabled = true

@@ -175,11 +175,11 @@ func TestCorpusHardStyle(t *testing.T) {
 	}
 }
 
-// TestConcurrentPipelines builds pipelines on several goroutines at once, as
+// TestConcurrentGames builds games on several goroutines at once, as
 // a daemon serving a hall of boards does (the rules library's FEN decoder
 // raced here: board parses FEN itself since), and checks that each starts
 // from the right position.
-func TestConcurrentPipelines(t *testing.T) {
+func TestConcurrentGames(t *testing.T) {
 	var wg sync.WaitGroup
 	errs := make(chan error, 8)
 	for w := 0; w < 8; w++ {

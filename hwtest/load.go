@@ -27,7 +27,7 @@ import (
 )
 
 // LoadOptions configure a load run of the club hall: N simulated boards,
-// each the daemon's own pipeline, journal and uplink with an MQTT client of
+// each the daemon's own game, journal and uplink with an MQTT client of
 // its own, replay games against one broker and one hall.
 type LoadOptions struct {
 	Boards int
@@ -213,7 +213,7 @@ func RunLoad(ctx context.Context, o LoadOptions) (*LoadResult, error) {
 		wg.Wait()
 	}()
 	// The boards start one after another: the chess library behind package
-	// board parses FENs through shared buffers (a new pipeline parses one).
+	// board parses FENs through shared buffers (a new game parses one).
 	for i := range boards {
 		id := fmt.Sprintf("load%03d", i+1)
 		phase := time.Duration(i) * pace / time.Duration(o.Boards)

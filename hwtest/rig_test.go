@@ -16,7 +16,7 @@ import (
 	"github.com/boardd/boardd/timing"
 )
 
-// rigBoardd is boardd's side of a rig test, in process: a pipeline driven
+// rigBoardd is boardd's side of a rig test, in process: a game driven
 // in real time by a runner, joined to the board on a serial link that opens
 // the pty's path through go.bug.st/serial as it would a USB port.
 type rigBoardd struct {

@@ -105,7 +105,7 @@ type SynthOptions struct {
 	// Style is the mix of hand habits. The zero Style is the plainest play:
 	// every move made at leisure, captured man second, no slides.
 	Style Style
-	// Debounce is the debounce window of the pipeline the frames are meant
+	// Debounce is the debounce window of the game the frames are meant
 	// for (game.DefaultDebounce if zero): frame traces are timed so that
 	// the debounced events fall exactly where the event trace puts them.
 	Debounce time.Duration

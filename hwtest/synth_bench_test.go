@@ -72,7 +72,7 @@ func BenchmarkRecogniseEvents(b *testing.B) { benchRecognise(b, false) }
 func BenchmarkRecogniseFrames(b *testing.B) { benchRecognise(b, true) }
 
 // BenchmarkReplayPath measures `boardd replay`'s code path: parse JSON
-// lines, run the pipeline, write each report as a JSON line.
+// lines, run the game, write each report as a JSON line.
 func BenchmarkReplayPath(b *testing.B) {
 	traces, moves, _ := benchTraces(b, 40, false)
 	var texts [][]byte

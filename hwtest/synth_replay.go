@@ -10,7 +10,7 @@ import (
 	"github.com/boardd/boardd/trace"
 )
 
-// Replay runs a trace through a fresh pipeline in virtual time, as `boardd
+// Replay runs a trace through a fresh game in virtual time, as `boardd
 // replay` does (a first setup line sets opts.Setup), and returns every report
 // in order, the end line last.
 func Replay(lines []trace.Line, opts game.Options) ([]report.Report, error) {

@@ -8,7 +8,7 @@ import (
 	"github.com/boardd/boardd/trace"
 )
 
-// Failure is a trace of clean play that the pipeline does not recover, as
+// Failure is a trace of clean play that the game does not recover, as
 // small as Shrink could make it.
 type Failure struct {
 	Game  Game         // the moves the trace plays, from their start position

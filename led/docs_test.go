@@ -358,7 +358,7 @@ func checkLEDPicture(t *testing.T, name string, img image.Image) {
 		return
 	}
 	if diff := pixelDiff(have, img); diff != "" {
-		t.Errorf("%s is not the frame the pipeline composes now: %s; %s", path, diff, regenerate)
+		t.Errorf("%s is not the frame the game composes now: %s; %s", path, diff, regenerate)
 	}
 }
 

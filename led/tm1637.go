@@ -10,7 +10,7 @@ import (
 )
 
 // TimeDisplay shows the two players' remaining times. It is not a Sink of
-// the board's LEDs but the face of the chess clock; the pipeline gives it
+// the board's LEDs but the face of the chess clock; the game gives it
 // both times whenever they may have changed, and it draws only what did.
 type TimeDisplay interface {
 	// Show displays White's and Black's remaining times.

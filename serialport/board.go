@@ -16,13 +16,13 @@ import (
 	"github.com/boardd/boardd/trace"
 )
 
-// Board joins a board on a serial link to a running pipeline: the board's
+// Board joins a board on a serial link to a running game: the board's
 // scans go to the runner as frames, its buttons and choices as inputs; the
-// pipeline's LED frames (through Sink) and reports go back to the board.
+// game's LED frames (through Sink) and reports go back to the board.
 // When the link is lost the game is kept, the fault is logged and shown on
 // the LEDs (game.SetFault), and the link reconnects; the board's first
 // scan after it comes back is compared with the game and logged, and the
-// pipeline resynchronises from it as from any scan: a board changed while
+// game resynchronises from it as from any scan: a board changed while
 // away is reported as a mismatch and guided back, never read as a move.
 type Board struct {
 	link   *Link
@@ -34,7 +34,7 @@ type Board struct {
 	recheck bool
 }
 
-// NewBoard returns a board on the link configured by o. Build the pipeline
+// NewBoard returns a board on the link configured by o. Build the game
 // with Sink, then call Run with its runner.
 func NewBoard(o Options) (*Board, error) {
 	l, err := New(o)
@@ -47,11 +47,11 @@ func NewBoard(o Options) (*Board, error) {
 // Link returns the board's link (for its statistics).
 func (b *Board) Link() *Link { return b.link }
 
-// Sink returns the LED sink that shows the pipeline's frames on the board.
+// Sink returns the LED sink that shows the game's frames on the board.
 func (b *Board) Sink() led.Sink { return &Sink{link: b.link} }
 
 // Run joins the board to r until ctx ends. Until the first handshake the
-// pipeline shows a fault: the board has not been heard yet.
+// game shows a fault: the board has not been heard yet.
 func (b *Board) Run(ctx context.Context, r *game.Runner) error {
 	b.ctx, b.runner = ctx, r
 	r.OnReport(func(rep report.Report) { b.link.Report(reportJSON(rep)) })

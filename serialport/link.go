@@ -82,7 +82,7 @@ func OpenPort(path string, baud int) (Port, error) {
 
 // Handler is told what comes over the link. Its methods run on the link's
 // goroutine, one at a time; they may block briefly (to hand an input to the
-// pipeline) but must not wait for the link itself.
+// game) but must not wait for the link itself.
 type Handler interface {
 	// Up is called when the handshake completes, with the board's HELLO.
 	Up(peer link.Hello)

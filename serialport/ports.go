@@ -2,8 +2,8 @@
 // speaks the link protocol over a serial port (USB CDC, a USB-serial adapter
 // or a UART): it finds and opens the port with go.bug.st/serial, keeps the
 // link up across unplugging and replugging with backoff, and joins the board
-// to a pipeline: its scans go in as frames, its buttons and choices as
-// inputs, the pipeline's LED frames and reports go back out, and a lost link
+// to a game: its scans go in as frames, its buttons and choices as
+// inputs, the game's LED frames and reports go back out, and a lost link
 // shows as a fault without losing the game.
 //
 // The protocol itself is package link; docs/serial-protocol.md specifies it.

@@ -1,6 +1,6 @@
 // Package timing is the injected clock every timer in boardd runs on.
 //
-// Time in the pipeline is a time.Duration since the pipeline's epoch (the
+// Time in the game is a time.Duration since the game's epoch (the
 // start of a replay, or the moment the daemon started). Components never read
 // the wall clock: they are told the time with every input, keep their own
 // deadlines, and are advanced to a deadline by whoever drives them. A replay

@@ -33,7 +33,7 @@ type environment struct {
 func commands() []command {
 	return []command{
 		{"run", "run the board daemon (a simulated board when no hardware is configured)", runDaemon},
-		{"replay", "replay a trace through the full pipeline and print what boardd decides", runReplay},
+		{"replay", "replay a trace through the whole game and print what boardd decides", runReplay},
 		{"laws", "list the law-sets, or print every law of one with how boardd applies it", runLaws},
 		{"config", "check a configuration file, or print a commented example", runConfig},
 		{"ports", "list serial ports that may be a board", runPorts},

@@ -1,6 +1,6 @@
 // Package halltest runs simulated boards against a club hall, for the hall's
 // tests and load runs: each board is what `boardd run` wires for one board
-// (a pipeline driven in real time by a runner, its journal in a state
+// (a game driven in real time by a runner, its journal in a state
 // directory of its own, the console's Local board over the runner, and an
 // uplink to the hall's broker), without the hardware and the web server.
 // A board stopped and started again on the same directory restores its game

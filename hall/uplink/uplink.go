@@ -13,7 +13,7 @@
 // journal. The hall drops what it already holds, by sequence number.
 //
 // Live records are not read back from disk: the uplink's hooks on the
-// pipeline runner see each input and report just after the journal wrote
+// game runner see each input and report just after the journal wrote
 // it, and keep it in memory until it is sent. Whatever they could not
 // account for (a rotation's header, a tag, records written before the
 // uplink started) is read from the journal.
