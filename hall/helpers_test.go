@@ -100,7 +100,7 @@ func gameOptions(laws string) game.Options {
 func startBoard(t testing.TB, id, dir string, c *broker.Config, opts game.Options) *halltest.Board {
 	t.Helper()
 	b, err := halltest.Start(context.Background(), halltest.Options{
-		ID: id, Dir: dir, Pipeline: opts, Broker: c, Token: testToken, Logger: logger(t).With("board", id),
+		ID: id, Dir: dir, Game: opts, Broker: c, Token: testToken, Logger: logger(t).With("board", id),
 		MinBackoff: 20 * time.Millisecond, MaxBackoff: 200 * time.Millisecond, KeepAlive: 5 * time.Second,
 		StateEvery: 20 * time.Millisecond,
 	})
@@ -206,7 +206,7 @@ func ctxTimeout(t testing.TB, d time.Duration) context.Context {
 func halltestStart(t testing.TB, id, url, token string, opts game.Options) (*halltest.Board, error) {
 	t.Helper()
 	b, err := halltest.Start(context.Background(), halltest.Options{
-		ID: id, Dir: boardDir(t, id), Pipeline: opts, Broker: config(t, url, id), Token: token, Logger: logger(t).With("board", id),
+		ID: id, Dir: boardDir(t, id), Game: opts, Broker: config(t, url, id), Token: token, Logger: logger(t).With("board", id),
 		MinBackoff: 20 * time.Millisecond, MaxBackoff: 200 * time.Millisecond, StateEvery: 20 * time.Millisecond,
 	})
 	if err == nil {

@@ -235,7 +235,7 @@ func RunLoad(ctx context.Context, o LoadOptions) (*LoadResult, error) {
 		}
 		lb.b, err = halltest.Start(ctx, halltest.Options{
 			ID: id, Dir: dir, Broker: cfg, Token: o.Token, Logger: o.Logger.With("board", id),
-			Pipeline: game.Options{Laws: "fide2023", Timing: game.Timing{Settle: 150 * time.Millisecond}},
+			Game: game.Options{Laws: "fide2023", Timing: game.Timing{Settle: 150 * time.Millisecond}},
 			OnMove: func(_ uint64, _ report.Report, at time.Time) {
 				lb.mu.Lock()
 				lb.made = append(lb.made, at)

@@ -29,9 +29,9 @@ import (
 type Options struct {
 	ID  string
 	Dir string // the state directory
-	// Pipeline are the game's options (the law-set, the gesture timings);
+	// Game are the game's options (the law-set, the gesture timings);
 	// Laws defaults to fide2023.
-	Pipeline game.Options
+	Game game.Options
 	Broker   *broker.Config
 	Token    string // the hall token the board accepts
 	Logger   *slog.Logger
@@ -61,13 +61,13 @@ type Board struct {
 // Start starts a board, restoring the game in its directory if there is
 // one.
 func Start(ctx context.Context, o Options) (*Board, error) {
-	if o.Pipeline.Laws == "" {
-		o.Pipeline.Laws = "fide2023"
+	if o.Game.Laws == "" {
+		o.Game.Laws = "fide2023"
 	}
 	if o.Logger == nil {
 		o.Logger = slog.New(slog.DiscardHandler)
 	}
-	o.Pipeline.Logger = o.Logger
+	o.Game.Logger = o.Logger
 	j, g, err := journal.Open(journal.Options{Dir: o.Dir, Logger: o.Logger})
 	if err != nil {
 		return nil, err
@@ -82,19 +82,19 @@ func Start(ctx context.Context, o Options) (*Board, error) {
 	var header journal.Header
 	var resume time.Duration
 	if g == nil {
-		opts := o.Pipeline
+		opts := o.Game
 		opts.Tags = map[string]string{"Date": journal.UnknownDate}
-		for k, v := range o.Pipeline.Tags {
+		for k, v := range o.Game.Tags {
 			opts.Tags[k] = v
 		}
 		if header, err = j.Begin(0, journal.NewHeader(j.Game(), opts, time.Time{})); err != nil {
 			return fail(err)
 		}
-		if p, err = game.New(header.Options(o.Pipeline), nil); err != nil {
+		if p, err = game.New(header.Options(o.Game), nil); err != nil {
 			return fail(err)
 		}
 	} else {
-		if rp, err = journal.Replay(g, o.Pipeline); err != nil {
+		if rp, err = journal.Replay(g, o.Game); err != nil {
 			return fail(err)
 		}
 		p, header, resume = rp.Game, g.Header, rp.Resume
