@@ -29,13 +29,19 @@ var passwords = map[string]string{"hall": "hall-secret-1", "b1": "b1-secret-1", 
 func credDir(t testing.TB, user string) string {
 	t.Helper()
 	dir := filepath.Join(t.TempDir(), "cred-"+user)
+	writeCred(t, dir, passwords[user])
+	return dir
+}
+
+// writeCred writes a password file into the credential directory dir.
+func writeCred(t testing.TB, dir, password string) {
+	t.Helper()
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(filepath.Join(dir, broker.PasswordFile), []byte(passwords[user]+"\n"), 0o600); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, broker.PasswordFile), []byte(password+"\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	return dir
 }
 
 // client connects as user (with its password from a credential directory)

@@ -63,6 +63,9 @@ type Options struct {
 	TLS *TLS
 	// Extra are more configuration lines (max_queued_messages 0, say).
 	Extra []string
+	// Bridges are bridges to other brokers (bridge.go), written after
+	// everything else.
+	Bridges []Bridge
 }
 
 // Broker is a running mosquitto.
@@ -102,7 +105,11 @@ func Start(o Options) (*Broker, error) {
 				return nil, err
 			}
 		}
-		if err := os.WriteFile(b.conf, []byte(b.config(pwfile)), 0o600); err != nil {
+		conf, err := b.config(pwfile)
+		if err != nil {
+			return nil, err
+		}
+		if err := os.WriteFile(b.conf, []byte(conf), 0o600); err != nil {
 			return nil, fmt.Errorf("mosquittotest: %w", err)
 		}
 		err = b.start()
@@ -116,7 +123,7 @@ func Start(o Options) (*Broker, error) {
 	}
 }
 
-func (b *Broker) config(pwfile string) string {
+func (b *Broker) config(pwfile string) (string, error) {
 	o := b.opts
 	var c strings.Builder
 	w := func(format string, args ...any) { fmt.Fprintf(&c, format+"\n", args...) }
@@ -150,7 +157,16 @@ func (b *Broker) config(pwfile string) string {
 	for _, l := range o.Extra {
 		w("%s", l)
 	}
-	return c.String()
+	for _, br := range o.Bridges {
+		lines, err := br.lines()
+		if err != nil {
+			return "", err
+		}
+		for _, l := range lines {
+			w("%s", l)
+		}
+	}
+	return c.String(), nil
 }
 
 // writePasswords makes the password file with mosquitto_passwd, which hashes
