@@ -85,8 +85,10 @@ func benchPayloads(b *testing.B) (events, states [][]byte) {
 func BenchmarkHallMessages(b *testing.B) {
 	events, states := benchPayloads(b)
 	b.Logf("event %d bytes, state %d bytes", len(events[0]), len(states[len(states)-1]))
-	h := &Hall{o: Options{Logger: slog.New(slog.DiscardHandler), Now: time.Now}, log: slog.New(slog.DiscardHandler),
-		boards: map[string]*Board{}, resends: map[string]uint64{}, waiters: map[string]chan wire.Reply{}, ackKick: make(chan struct{}, 1)}
+	h, err := newHall(Options{Logger: slog.New(slog.DiscardHandler)})
+	if err != nil {
+		b.Fatal(err)
+	}
 	var bytes int64
 	for _, e := range events {
 		bytes += int64(len(e))

@@ -44,11 +44,12 @@ type Board struct {
 	fen     string
 	asOf    uint64 // the seq the fields above are as of
 	pgn     string // the current game's PGN (from its last state)
+	pgnGame uint64 // the game pgn is of
+	stored  string // the text last handed to the hall's store
 
-	state    *wire.State
-	health   wire.Health
-	heard    time.Time
-	finished []Finished
+	state  *wire.State
+	health wire.Health
+	heard  time.Time
 
 	watchers map[int]func(console.Change)
 	nextW    int
@@ -62,6 +63,12 @@ type Move struct {
 	UCI  string `json:"uci"`
 	SAN  string `json:"san"`
 	FEN  string `json:"fen"`
+	// At is when the board made the move (its clock), when it said;
+	// Received when the hall took the event from the broker, and Applied
+	// when the hall's state held it: where the time went (docs/hall.md).
+	At       time.Time `json:"at,omitzero"`
+	Received time.Time `json:"received,omitzero"`
+	Applied  time.Time `json:"applied,omitzero"`
 }
 
 // Finished is a game a board has finished (or left for a new one).
@@ -71,9 +78,6 @@ type Finished struct {
 	Round string
 	PGN   string
 }
-
-// maxFinished bounds the finished games kept a board.
-const maxFinished = 32
 
 // maxNotes bounds the notes kept a board.
 const maxNotes = 500
@@ -181,17 +185,25 @@ func (b *Board) Counts() (applied, duplicates, gaps, last uint64) {
 	return b.applied, b.dups, b.gaps, b.last
 }
 
-// Finished returns the games the board finished while the hall watched.
+// Finished returns the board's games before its latest, as the hall keeps
+// them (on disk, across the hall's restarts), oldest first.
 func (b *Board) Finished() []Finished {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	out := make([]Finished, len(b.finished))
-	copy(out, b.finished)
+	games, latest, err := b.h.store.boardGames(b.id)
+	if err != nil {
+		b.h.log.Warn("hall: reading a board's games", "board", b.id, "err", err)
+	}
+	var out []Finished
+	for _, g := range games {
+		if g.key != latest {
+			out = append(out, Finished{Board: b.id, Game: g.key.game, Round: g.round, PGN: g.text})
+		}
+	}
 	return out
 }
 
-// event takes one event in the board's order.
-func (b *Board) event(e *wire.Event) {
+// event takes one event in the board's order; received is when the hall
+// took it from the broker.
+func (b *Board) event(e *wire.Event, received time.Time) {
 	b.mu.Lock()
 	switch {
 	case e.Seq <= b.last && b.started:
@@ -241,24 +253,19 @@ func (b *Board) event(e *wire.Event) {
 		}
 	case wire.EventReport:
 		rep, _ := wire.DecodeReport(e.Report) // checked by DecodeEvent
-		b.report(e.Seq, &rep, e.Report)
+		b.report(e, &rep, received)
 		report = e.Report
 	}
+	b.storeLocked()
 	b.mu.Unlock()
 	b.h.count(func(s *Stats) { s.Events++ })
 	b.notify(console.Change{Report: report})
 }
 
-// newGame begins the board's next game; the last one is kept as finished.
+// newGame begins the board's next game; the store keeps the last one.
 func (b *Board) newGame(h *wire.Header) {
-	if b.header != nil && h.Game != b.game && b.pgn != "" {
-		b.finished = append(b.finished, Finished{Board: b.id, Game: b.game, Round: b.round, PGN: retag(b.pgn, b.tagsLocked())})
-		if over := len(b.finished) - maxFinished; over > 0 {
-			b.finished = append(b.finished[:0], b.finished[over:]...)
-		}
-	}
-	if h.Game != b.game {
-		b.pgn = ""
+	if h.Game != b.game && b.pgnGame != h.Game {
+		b.pgn, b.stored = "", ""
 	}
 	b.game, b.header = h.Game, h
 	b.round = b.roundFor(h.Tags)
@@ -286,11 +293,16 @@ func (b *Board) roundFor(tags map[string]string) string {
 }
 
 // report applies one report of the board's game.
-func (b *Board) report(seq uint64, r *report.Report, raw []byte) {
+func (b *Board) report(e *wire.Event, r *report.Report, received time.Time) {
+	seq, raw := e.Seq, e.Report
 	b.asOf = seq
 	switch r.Type {
 	case "move":
-		b.addMove(Move{Seq: seq, Side: r.Side, UCI: r.UCI, SAN: r.SAN, FEN: r.FEN})
+		m := Move{Seq: seq, Side: r.Side, UCI: r.UCI, SAN: r.SAN, FEN: r.FEN, Received: received, Applied: b.h.o.Now()}
+		if e.At != nil {
+			m.At = *e.At
+		}
+		b.addMove(m)
 		b.fen = r.FEN
 		b.ply = len(b.moves)
 		if r.WhiteClock != "" {
@@ -451,10 +463,15 @@ func (b *Board) setState(st *wire.State) {
 		b.h.log.Warn("hall: the board's journal began anew; following it from its game in progress", "board", b.id, "held", b.last, "board_seq", st.Seq)
 		b.started, b.last, b.acked = false, 0, 0
 		b.header, b.game = nil, 0
+		b.pgn, b.pgnGame, b.stored = "", 0, ""
+		b.h.store.newEpoch(b.id)
 	}
 	b.state = st
 	if st.Game == b.game || b.header == nil {
-		b.pgn = st.PGN
+		b.pgn, b.pgnGame = st.PGN, st.Game
+	}
+	if b.header == nil && b.round == "" {
+		b.round = b.roundFor(nil) // until the game's header says
 	}
 	ask, from := false, uint64(0)
 	switch {
@@ -480,6 +497,7 @@ func (b *Board) setState(st *wire.State) {
 			b.clock = &c
 		}
 	}
+	b.storeLocked()
 	b.mu.Unlock()
 	if ask {
 		b.h.resend(b.id, from)
@@ -524,6 +542,23 @@ func (b *Board) ackFailed() {
 	b.mu.Lock()
 	b.acked = 0
 	b.mu.Unlock()
+}
+
+// storeLocked hands the board's game to the hall's store when its text
+// changed (a state, a tag, the round learnt from its header).
+func (b *Board) storeLocked() {
+	if b.pgn == "" || b.pgnGame == 0 {
+		return
+	}
+	if b.round == "" {
+		b.round = b.roundFor(nil)
+	}
+	text := retag(b.pgn, b.tagsLocked())
+	if text == b.stored {
+		return
+	}
+	b.stored = text
+	b.h.store.put(b.id, b.pgnGame, b.round, text)
 }
 
 // tagsLocked returns the broadcast's tags for the current game.

@@ -16,9 +16,11 @@ import (
 // testHall is a hall without a broker: what it would send goes nowhere, and
 // the resends it asks for are kept in h.resends.
 func testHall() *Hall {
-	log := slog.New(slog.DiscardHandler)
-	return &Hall{o: Options{Logger: log, Now: time.Now}, log: log, boards: map[string]*Board{}, resends: map[string]uint64{},
-		waiters: map[string]chan wire.Reply{}, ackKick: make(chan struct{}, 1)}
+	h, err := newHall(Options{Logger: slog.New(slog.DiscardHandler)})
+	if err != nil {
+		panic(err)
+	}
+	return h
 }
 
 func moveEvent(seq, prev uint64, side, uci, san, fen string) *wire.Event {
@@ -46,13 +48,13 @@ const (
 func TestBoardEvents(t *testing.T) {
 	h := testHall()
 	b := h.board("b1")
-	b.event(&wire.Event{Board: "b1", Seq: 1, Kind: wire.EventHeader, Header: &wire.Header{Game: 1, Laws: "sarratt1808"}})
-	b.event(moveEvent(4, 1, "white", "e2e4", "e4", fenE4))
-	b.event(moveEvent(4, 1, "white", "e2e4", "e4", fenE4)) // again
+	b.event(&wire.Event{Board: "b1", Seq: 1, Kind: wire.EventHeader, Header: &wire.Header{Game: 1, Laws: "sarratt1808"}}, time.Now())
+	b.event(moveEvent(4, 1, "white", "e2e4", "e4", fenE4), time.Now())
+	b.event(moveEvent(4, 1, "white", "e2e4", "e4", fenE4), time.Now()) // again
 	if got := sans(b); got != "e4" {
 		t.Fatalf("moves %q after a duplicate", got)
 	}
-	b.event(moveEvent(9, 7, "black", "e7e5", "e5", fenE4E5)) // 7 never came
+	b.event(moveEvent(9, 7, "black", "e7e5", "e5", fenE4E5), time.Now()) // 7 never came
 	applied, dups, gaps, last := b.Counts()
 	if applied != 2 || dups != 1 || gaps != 1 || last != 4 {
 		t.Errorf("applied %d, duplicates %d, gaps %d, last %d; want 2 1 1 4", applied, dups, gaps, last)
@@ -63,14 +65,14 @@ func TestBoardEvents(t *testing.T) {
 	// The board sends again from 5.
 	irr := report.Report{Type: "irregularity", Kind: "touch-move", Law: "sarratt1808:7", Offender: "white", Chooser: "black",
 		Options: []report.Option{{ID: "stand"}, {ID: "move-touched"}}}
-	b.event(&wire.Event{Board: "b1", Seq: 7, Prev: 4, Kind: wire.EventReport, Report: irr.AppendJSON(nil)})
+	b.event(&wire.Event{Board: "b1", Seq: 7, Prev: 4, Kind: wire.EventReport, Report: irr.AppendJSON(nil)}, time.Now())
 	if s := b.Summary(); s.Pending == nil || s.Pending.Chooser != "black" {
 		t.Errorf("pending %+v, want Black to choose", s.Pending)
 	}
 	ruling := report.Report{Type: "ruling", Option: "move-touched", By: "arbiter", Law: "sarratt1808:7"}
-	b.event(&wire.Event{Board: "b1", Seq: 8, Prev: 7, Kind: wire.EventReport, Report: ruling.AppendJSON(nil)})
+	b.event(&wire.Event{Board: "b1", Seq: 8, Prev: 7, Kind: wire.EventReport, Report: ruling.AppendJSON(nil)}, time.Now())
 	// e4 was taken back: Nf3 follows the start position, not e4.
-	b.event(moveEvent(12, 8, "white", "g1f3", "Nf3", fenNf3))
+	b.event(moveEvent(12, 8, "white", "g1f3", "Nf3", fenNf3), time.Now())
 	if got := sans(b); got != "Nf3" {
 		t.Errorf("moves %q after the take-back, want Nf3", got)
 	}
@@ -103,7 +105,7 @@ func TestBoardEvents(t *testing.T) {
 func TestBoardJoinsLate(t *testing.T) {
 	h := testHall()
 	b := h.board("b1")
-	b.event(moveEvent(40, 37, "white", "e2e4", "e4", fenE4))
+	b.event(moveEvent(40, 37, "white", "e2e4", "e4", fenE4), time.Now())
 	if got := sans(b); got != "" {
 		t.Fatalf("moves %q before the hall knows where the board's events start", got)
 	}
@@ -111,8 +113,8 @@ func TestBoardJoinsLate(t *testing.T) {
 	if seq := h.resends["b1"]; seq != 29 {
 		t.Errorf("resend from %d+1, want the game's header, 30", seq)
 	}
-	b.event(&wire.Event{Board: "b1", Seq: 30, Prev: 29, Kind: wire.EventHeader, Header: &wire.Header{Game: 3, Laws: "fide2023"}})
-	b.event(moveEvent(40, 30, "white", "e2e4", "e4", fenE4))
+	b.event(&wire.Event{Board: "b1", Seq: 30, Prev: 29, Kind: wire.EventHeader, Header: &wire.Header{Game: 3, Laws: "fide2023"}}, time.Now())
+	b.event(moveEvent(40, 30, "white", "e2e4", "e4", fenE4), time.Now())
 	if got := sans(b); got != "e4" {
 		t.Errorf("moves %q", got)
 	}

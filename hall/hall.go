@@ -19,6 +19,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"slices"
 	"sort"
 	"strconv"
 	"sync"
@@ -50,6 +51,14 @@ type Options struct {
 	// ActionTimeout bounds the wait for a board's reply to an action (5 s
 	// if zero).
 	ActionTimeout time.Duration
+	// Dir keeps every game the hall follows, one file a game, so that a
+	// restarted hall serves every game of the round again (store.go). ""
+	// keeps them in memory only.
+	Dir string
+	// FlushEvery is how often the boards' games in progress are written to
+	// Dir (1 s if zero); a game a board leaves for the next is written at
+	// once.
+	FlushEvery time.Duration
 	// Connection settings (broker.ClientOptions).
 	MinBackoff, MaxBackoff, KeepAlive time.Duration
 	Logger                            *slog.Logger
@@ -61,6 +70,7 @@ type Options struct {
 type Hall struct {
 	o       Options
 	log     *slog.Logger
+	store   *store
 	cm      *broker.Client
 	ctx     context.Context
 	cancel  context.CancelFunc
@@ -89,11 +99,39 @@ type Stats struct {
 }
 
 // New connects the hall to the broker and begins following the boards. The
-// boards named in the pairings are listed from the start.
+// boards named in the pairings are listed from the start; the games kept in
+// Options.Dir are read back.
 func New(ctx context.Context, o Options) (*Hall, error) {
 	if o.Broker == nil {
 		return nil, errors.New("hall: no broker")
 	}
+	h, err := newHall(o)
+	if err != nil {
+		return nil, err
+	}
+	h.ctx, h.cancel = context.WithCancel(ctx)
+	h.wg.Go(func() { h.store.run(h.ctx, h.o.FlushEvery) })
+	h.cm, err = broker.Connect(h.ctx, broker.ClientOptions{
+		Config:     o.Broker,
+		ClientID:   h.o.ClientID,
+		OnUp:       h.up,
+		OnDown:     h.down,
+		OnMessage:  h.message,
+		MinBackoff: o.MinBackoff, MaxBackoff: o.MaxBackoff, KeepAlive: o.KeepAlive,
+		Logger: o.Logger,
+	})
+	if err != nil {
+		h.cancel()
+		h.wg.Wait()
+		return nil, fmt.Errorf("hall: %w", err)
+	}
+	h.wg.Go(h.acks)
+	return h, nil
+}
+
+// newHall makes a hall that is not connected yet: its options defaulted,
+// its store read, the paired boards listed.
+func newHall(o Options) (*Hall, error) {
 	if o.ClientID == "" {
 		o.ClientID = "boardd-hall"
 	}
@@ -109,33 +147,24 @@ func New(ctx context.Context, o Options) (*Hall, error) {
 	if o.Now == nil {
 		o.Now = time.Now
 	}
-	h := &Hall{o: o, log: o.Logger, boards: map[string]*Board{}, resends: map[string]uint64{}, waiters: map[string]chan wire.Reply{}, ackKick: make(chan struct{}, 1)}
+	if o.FlushEvery <= 0 {
+		o.FlushEvery = time.Second
+	}
+	st, err := openStore(o.Dir, o.Logger)
+	if err != nil {
+		return nil, err
+	}
+	h := &Hall{o: o, log: o.Logger, store: st, boards: map[string]*Board{}, resends: map[string]uint64{}, waiters: map[string]chan wire.Reply{}, ackKick: make(chan struct{}, 1)}
 	for id := range o.Pairings {
 		if err := wire.CheckBoard(id); err != nil {
 			return nil, fmt.Errorf("hall: pairings: %w", err)
 		}
 		h.board(id)
 	}
-	h.ctx, h.cancel = context.WithCancel(ctx)
-	var err error
-	h.cm, err = broker.Connect(h.ctx, broker.ClientOptions{
-		Config:     o.Broker,
-		ClientID:   o.ClientID,
-		OnUp:       h.up,
-		OnDown:     h.down,
-		OnMessage:  h.message,
-		MinBackoff: o.MinBackoff, MaxBackoff: o.MaxBackoff, KeepAlive: o.KeepAlive,
-		Logger: o.Logger,
-	})
-	if err != nil {
-		h.cancel()
-		return nil, fmt.Errorf("hall: %w", err)
-	}
-	h.wg.Go(h.acks)
 	return h, nil
 }
 
-// Close disconnects from the broker.
+// Close disconnects from the broker and writes the games to disk.
 func (h *Hall) Close() error {
 	h.cancel()
 	h.wg.Wait()
@@ -206,8 +235,8 @@ func (h *Hall) board(id string) *Board {
 	if b == nil {
 		b = newBoard(h, id)
 		h.boards[id] = b
-		h.order = append(h.order, id)
-		sort.Slice(h.order, func(i, j int) bool { return naturalLess(h.order[i], h.order[j]) })
+		i := sort.Search(len(h.order), func(i int) bool { return !naturalLess(h.order[i], id) })
+		h.order = slices.Insert(h.order, i, id)
 		added = h.onAdd
 	}
 	h.mu.Unlock()
@@ -274,6 +303,7 @@ func (h *Hall) down() {
 // message takes one message from a board. It runs on the client's goroutine
 // in the order the broker delivers, and must not block.
 func (h *Hall) message(topic string, payload []byte, _ bool) {
+	received := h.o.Now()
 	h.mu.Lock()
 	h.stats.Messages++
 	h.mu.Unlock()
@@ -289,7 +319,7 @@ func (h *Hall) message(topic string, payload []byte, _ bool) {
 			h.bad("hall: event dropped", err)
 			return
 		}
-		h.board(id).event(&e)
+		h.board(id).event(&e, received)
 	case wire.KindState:
 		var st wire.State
 		if err := wire.Decode(payload, &st, topic); err != nil {
@@ -382,21 +412,51 @@ func (h *Hall) acks() {
 			boards = append(boards, h.boards[id])
 		}
 		h.mu.Unlock()
+		var sends []func()
 		for id, seq := range resends {
 			h.log.Debug("hall: asking a board to send again", "board", id, "from", seq+1)
-			h.publishAck(id, wire.Ack{Seq: seq, Resend: true})
+			sends = append(sends, func() { h.publishAck(id, wire.Ack{Seq: seq, Resend: true}) })
 		}
-		if !plain {
-			continue
-		}
-		for _, b := range boards {
-			if seq, ok := b.ackDue(); ok {
-				if !h.publishAck(b.id, wire.Ack{Seq: seq}) {
-					b.ackFailed()
+		if plain {
+			for _, b := range boards {
+				if seq, ok := b.ackDue(); ok {
+					sends = append(sends, func() {
+						if !h.publishAck(b.id, wire.Ack{Seq: seq}) {
+							b.ackFailed()
+						}
+					})
 				}
 			}
 		}
+		h.publishAll(sends)
 	}
+}
+
+// ackWorkers is how many acknowledgements are published at once: each waits
+// for the broker's, and two thousand boards in turn would take longer than
+// the second between rounds.
+const ackWorkers = 32
+
+// publishAll runs the publications, ackWorkers at a time, and waits for
+// them all.
+func (h *Hall) publishAll(sends []func()) {
+	if len(sends) == 0 {
+		return
+	}
+	next := make(chan func())
+	var wg sync.WaitGroup
+	for range min(ackWorkers, len(sends)) {
+		wg.Go(func() {
+			for f := range next {
+				f()
+			}
+		})
+	}
+	for _, f := range sends {
+		next <- f
+	}
+	close(next)
+	wg.Wait()
 }
 
 func (h *Hall) publishAck(id string, a wire.Ack) bool {

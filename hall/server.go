@@ -8,9 +8,11 @@ import (
 	"fmt"
 	"io/fs"
 	"log/slog"
+	"math"
 	"net/http"
 	"net/url"
-	"sort"
+	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -173,6 +175,8 @@ func (s *Server) routes() {
 	m.HandleFunc("/broadcast/{$}", get(s.broadcastIndex))
 	m.HandleFunc("/broadcast/current.pgn", get(s.broadcastCurrent))
 	m.HandleFunc("/broadcast/rounds/{file}", get(s.broadcastRound))
+	m.HandleFunc("/broadcast/rounds/{round}/{$}", get(s.broadcastRoundIndex))
+	m.HandleFunc("/broadcast/rounds/{round}/boards/{file}", get(s.broadcastRoundBoard))
 	m.HandleFunc("/broadcast/boards/{file}", get(s.broadcastBoard))
 	m.HandleFunc("/", s.console)
 }
@@ -248,59 +252,81 @@ func (s *Server) moves(w http.ResponseWriter, r *http.Request) {
 
 // --- broadcast ------------------------------------------------------------
 
-// broadcastGame is one game in a broadcast.
-type broadcastGame struct {
-	board, round string
-	pgn          string
-}
+// The broadcast is served from the hall's store (store.go): every request
+// lists the games under the store's lock only, reads what is not in memory
+// from disk without it, and keeps the file it assembled until a game in it
+// changes. Nothing a poller does waits for the boards' messages, or makes
+// them wait.
 
-// games returns the games in progress (current) and those finished while the
-// hall watched, board by board.
-func (s *Server) games(finished bool) []broadcastGame {
-	var out []broadcastGame
-	for _, b := range s.h.Boards() {
-		if finished {
-			for _, f := range b.Finished() {
-				out = append(out, broadcastGame{board: f.Board, round: f.Round, pgn: f.PGN})
+// sliceSize is how many games a slice of a round holds in the round's
+// index: what one lichess broadcast round shows (lichess shows at most 100
+// games a round and reads at most 256 from one source).
+const sliceSize = 64
+
+// serveGames serves games as one PGN file with an ETag, so that pollers ask
+// cheaply whether it changed; the file assembled is kept under name while
+// the games are as of version.
+func (s *Server) serveGames(w http.ResponseWriter, r *http.Request, name, file string, version uint64, games []gameText) {
+	b := s.h.store.body(name, version)
+	if b == nil {
+		var sb strings.Builder
+		n := 0
+		for _, g := range games {
+			n += len(g.text) + 1
+		}
+		sb.Grow(n)
+		for i, g := range games {
+			if i > 0 {
+				sb.WriteString("\n")
 			}
+			sb.WriteString(strings.TrimRight(g.text, "\n"))
+			sb.WriteString("\n")
 		}
-		b.mu.Lock()
-		if b.pgn != "" {
-			out = append(out, broadcastGame{board: b.id, round: b.round, pgn: retag(b.pgn, b.tagsLocked())})
-		}
-		b.mu.Unlock()
+		body := []byte(sb.String())
+		sum := sha256.Sum256(body)
+		b = &pgnBody{version: version, body: body, etag: `"` + hex.EncodeToString(sum[:12]) + `"`}
+		s.h.store.keepBody(name, b)
 	}
-	return out
-}
-
-// writePGN serves games as one PGN file, with an ETag so that pollers ask
-// cheaply whether it changed.
-func writePGN(w http.ResponseWriter, r *http.Request, name string, games []broadcastGame) {
-	var b strings.Builder
-	for i, g := range games {
-		if i > 0 {
-			b.WriteString("\n")
-		}
-		b.WriteString(strings.TrimRight(g.pgn, "\n"))
-		b.WriteString("\n")
-	}
-	body := b.String()
-	sum := sha256.Sum256([]byte(body))
-	etag := `"` + hex.EncodeToString(sum[:12]) + `"`
 	h := w.Header()
 	h.Set("Content-Type", "application/x-chess-pgn; charset=utf-8")
-	h.Set("Content-Disposition", `inline; filename="`+name+`"`)
+	h.Set("Content-Disposition", `inline; filename="`+file+`"`)
 	h.Set("Cache-Control", "no-cache")
-	h.Set("ETag", etag)
-	if match := r.Header.Get("If-None-Match"); match != "" && strings.Contains(match, etag) {
+	h.Set("ETag", b.etag)
+	if match := r.Header.Get("If-None-Match"); match != "" && strings.Contains(match, b.etag) {
 		w.WriteHeader(http.StatusNotModified)
 		return
 	}
-	w.Write([]byte(body))
+	w.Write(b.body)
 }
 
 func (s *Server) broadcastCurrent(w http.ResponseWriter, r *http.Request) {
-	writePGN(w, r, "current.pgn", s.games(false))
+	games, v, err := s.h.store.currentGames()
+	if err != nil {
+		writeError(w, http.StatusInternalServerError, "%v", err)
+		return
+	}
+	s.serveGames(w, r, "current", "current.pgn", v, games)
+}
+
+// parseSlice reads a slice of a round: "A-B" (games A to B, counted from 1,
+// both included), "A-" (from A on) or "A" (game A alone).
+func parseSlice(v string) (from, to int, err error) {
+	a, b, dash := strings.Cut(v, "-")
+	from, err = strconv.Atoi(a)
+	if err != nil || from < 1 {
+		return 0, 0, fmt.Errorf("slice %q: want A-B, A- or A (games counted from 1)", v)
+	}
+	switch {
+	case !dash:
+		return from, from, nil
+	case b == "":
+		return from, math.MaxInt, nil
+	}
+	to, err = strconv.Atoi(b)
+	if err != nil || to < from {
+		return 0, 0, fmt.Errorf("slice %q: want A-B with A <= B (games counted from 1)", v)
+	}
+	return from, to, nil
 }
 
 func (s *Server) broadcastRound(w http.ResponseWriter, r *http.Request) {
@@ -309,32 +335,68 @@ func (s *Server) broadcastRound(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusNotFound, "want /broadcast/rounds/ROUND.pgn")
 		return
 	}
-	var out []broadcastGame
-	for _, g := range s.games(true) {
-		if g.round == round {
-			out = append(out, g)
-		}
+	games, v, err := s.h.store.roundGames(round)
+	if err != nil {
+		writeError(w, http.StatusInternalServerError, "%v", err)
+		return
 	}
-	if len(out) == 0 {
+	if len(games) == 0 {
 		writeError(w, http.StatusNotFound, "no game of round %q (GET /broadcast/ lists the rounds)", round)
 		return
 	}
-	writePGN(w, r, "round-"+round+".pgn", out)
+	name, file := "round\x00"+round, "round-"+round+".pgn"
+	if sl := r.URL.Query().Get("slice"); sl != "" {
+		from, to, err := parseSlice(sl)
+		if err != nil {
+			writeError(w, http.StatusBadRequest, "%v", err)
+			return
+		}
+		games = games[min(from-1, len(games)):min(to, len(games))]
+		name += "\x00" + sl
+		file = "round-" + round + "-" + sl + ".pgn"
+	}
+	s.serveGames(w, r, name, file, v, games)
+}
+
+func (s *Server) broadcastRoundBoard(w http.ResponseWriter, r *http.Request) {
+	round := r.PathValue("round")
+	id, ok := strings.CutSuffix(r.PathValue("file"), ".pgn")
+	if !ok {
+		writeError(w, http.StatusNotFound, "want /broadcast/rounds/ROUND/boards/ID.pgn")
+		return
+	}
+	games, v, err := s.h.store.roundGames(round)
+	if err != nil {
+		writeError(w, http.StatusInternalServerError, "%v", err)
+		return
+	}
+	games = slices.DeleteFunc(games, func(g gameText) bool { return g.key.board != id })
+	if len(games) == 0 {
+		writeError(w, http.StatusNotFound, "no game of board %q in round %q (GET /broadcast/rounds/%s/ lists them)", id, round, url.PathEscape(round))
+		return
+	}
+	s.serveGames(w, r, "round\x00"+round+"\x00board\x00"+id, id+"-round-"+round+".pgn", v, games)
 }
 
 func (s *Server) broadcastBoard(w http.ResponseWriter, r *http.Request) {
 	id, ok := strings.CutSuffix(r.PathValue("file"), ".pgn")
-	b := s.h.Board(id)
-	if !ok || b == nil {
+	if !ok || s.h.Board(id) == nil {
 		writeError(w, http.StatusNotFound, "no board %q: want /broadcast/boards/ID.pgn", id)
 		return
 	}
-	pgn, err := b.PGN(r.Context())
+	games, latest, err := s.h.store.boardGames(id)
 	if err != nil {
-		writeError(w, http.StatusServiceUnavailable, "%v", err)
+		writeError(w, http.StatusInternalServerError, "%v", err)
 		return
 	}
-	writePGN(w, r, id+".pgn", []broadcastGame{{board: id, pgn: pgn}})
+	games = slices.DeleteFunc(games, func(g gameText) bool { return g.key != latest })
+	if len(games) == 0 {
+		writeError(w, http.StatusServiceUnavailable, "hall: board %s: %v", id, errNoState)
+		return
+	}
+	// A board's latest game changes with every move: no cache worth keeping.
+	sum := sha256.Sum256([]byte(games[0].text))
+	s.serveGames(w, r, "board\x00"+id+"\x00"+hex.EncodeToString(sum[:8]), id+".pgn", 0, games)
 }
 
 // BroadcastIndex is GET /broadcast/: where the PGNs are.
@@ -342,22 +404,88 @@ type BroadcastIndex struct {
 	Current string            `json:"current"`
 	Rounds  map[string]string `json:"rounds"`
 	Boards  map[string]string `json:"boards"`
+	// RoundIndexes are each round's own index (RoundIndex).
+	RoundIndexes map[string]string `json:"round_indexes"`
 }
 
 func (s *Server) broadcastIndex(w http.ResponseWriter, r *http.Request) {
-	idx := BroadcastIndex{Current: "/broadcast/current.pgn", Rounds: map[string]string{}, Boards: map[string]string{}}
-	rounds := map[string]bool{}
-	for _, g := range s.games(true) {
-		rounds[g.round] = true
-		idx.Boards[g.board] = "/broadcast/boards/" + url.PathEscape(g.board) + ".pgn"
-	}
-	keys := make([]string, 0, len(rounds))
-	for k := range rounds {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	for _, k := range keys {
-		idx.Rounds[k] = "/broadcast/rounds/" + url.PathEscape(k) + ".pgn"
+	idx := BroadcastIndex{Current: "/broadcast/current.pgn", Rounds: map[string]string{}, Boards: map[string]string{}, RoundIndexes: map[string]string{}}
+	for round, boards := range s.h.store.roundIndex() {
+		esc := url.PathEscape(round)
+		idx.Rounds[round] = "/broadcast/rounds/" + esc + ".pgn"
+		idx.RoundIndexes[round] = "/broadcast/rounds/" + esc + "/"
+		for _, id := range boards {
+			idx.Boards[id] = "/broadcast/boards/" + url.PathEscape(id) + ".pgn"
+		}
 	}
 	writeJSON(w, http.StatusOK, idx)
+}
+
+// RoundIndex is GET /broadcast/rounds/R/: one round's games, for a
+// broadcast that takes the round in slices (a lichess round shows at most
+// 100 games) or one URL a board.
+type RoundIndex struct {
+	Round string `json:"round"`
+	Games int    `json:"games"`
+	// PGN is every game of the round; Slices the same in files of
+	// SliceSize games, in board order.
+	PGN       string   `json:"pgn"`
+	SliceSize int      `json:"slice_size"`
+	Slices    []string `json:"slices"`
+	// Boards are the round's boards in order, each with its games' URL.
+	Boards []RoundBoard `json:"boards"`
+}
+
+// RoundBoard is one board of a round.
+type RoundBoard struct {
+	Board string `json:"board"`
+	White string `json:"white,omitempty"`
+	Black string `json:"black,omitempty"`
+	PGN   string `json:"pgn"`
+}
+
+func (s *Server) broadcastRoundIndex(w http.ResponseWriter, r *http.Request) {
+	round := r.PathValue("round")
+	games, _, err := s.h.store.roundGames(round)
+	if err != nil {
+		writeError(w, http.StatusInternalServerError, "%v", err)
+		return
+	}
+	if len(games) == 0 {
+		writeError(w, http.StatusNotFound, "no game of round %q (GET /broadcast/ lists the rounds)", round)
+		return
+	}
+	esc := url.PathEscape(round)
+	idx := RoundIndex{Round: round, Games: len(games), PGN: "/broadcast/rounds/" + esc + ".pgn", SliceSize: sliceSize, Slices: []string{}, Boards: []RoundBoard{}}
+	for from := 1; from <= len(games); from += sliceSize {
+		idx.Slices = append(idx.Slices, fmt.Sprintf("/broadcast/rounds/%s.pgn?slice=%d-%d", esc, from, min(from+sliceSize-1, len(games))))
+	}
+	for i, g := range games {
+		if i > 0 && games[i-1].key.board == g.key.board {
+			continue
+		}
+		rb := RoundBoard{Board: g.key.board, PGN: "/broadcast/rounds/" + esc + "/boards/" + url.PathEscape(g.key.board) + ".pgn"}
+		rb.White, rb.Black = tagValue(g.text, "White"), tagValue(g.text, "Black")
+		idx.Boards = append(idx.Boards, rb)
+	}
+	writeJSON(w, http.StatusOK, idx)
+}
+
+// tagValue reads tag name of a PGN ("" when unknown).
+func tagValue(pgn, name string) string {
+	for line := range strings.Lines(pgn) {
+		t := strings.TrimSpace(line)
+		if !strings.HasPrefix(t, "[") {
+			break
+		}
+		if v, ok := strings.CutPrefix(t, "["+name+` "`); ok {
+			v = strings.TrimSuffix(v, `"]`)
+			v = strings.ReplaceAll(strings.ReplaceAll(v, `\"`, `"`), `\\`, `\`)
+			if v == "?" {
+				return ""
+			}
+			return v
+		}
+	}
+	return ""
 }

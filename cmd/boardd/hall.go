@@ -29,7 +29,7 @@ func runHall(ctx context.Context, env *environment, args []string) int {
 	brokerURL := fs.String("broker", "mqtt://127.0.0.1:1883", "the hall's MQTT broker: mqtt://[user@]host:port, mqtts://… for TLS (docs/hall.md)")
 	user := fs.String("user", "hall", "the hall's user name at the broker, when the URL has none")
 	listen := fs.String("listen", defaultHallAddr, "the hall's web address (HOST:PORT; :8090 for every interface)")
-	dir := fs.String("state-dir", "", "the hall's state directory: its arbiter token, its credentials (default $STATE_DIRECTORY, else $XDG_STATE_HOME/boardd-hall, else ~/.local/state/boardd-hall)")
+	dir := fs.String("state-dir", "", "the hall's state directory: its arbiter token, its credentials, every game it follows (games/; default $STATE_DIRECTORY, else $XDG_STATE_HOME/boardd-hall, else ~/.local/state/boardd-hall)")
 	event := fs.String("event", "", "the broadcast's Event tag, where the boards leave it unknown")
 	site := fs.String("site", "", "the broadcast's Site tag")
 	round := fs.String("round", "", "the round in play: its games are broadcast at /broadcast/rounds/ROUND.pgn")
@@ -81,7 +81,7 @@ func runHall(ctx context.Context, env *environment, args []string) int {
 	if err != nil {
 		return fail(1, err)
 	}
-	h, err := hall.New(ctx, hall.Options{Broker: cfg, Token: token, Event: *event, Site: *site, Round: *round, Pairings: pairs, Logger: log})
+	h, err := hall.New(ctx, hall.Options{Broker: cfg, Token: token, Event: *event, Site: *site, Round: *round, Pairings: pairs, Dir: filepath.Join(state, "games"), Logger: log})
 	if err != nil {
 		return fail(1, err)
 	}
