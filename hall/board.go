@@ -47,7 +47,7 @@ type Board struct {
 	pgnGame uint64 // the game pgn is of
 	stored  string // the text last handed to the hall's store
 
-	state  *wire.State
+	state  *stateMessage
 	health wire.Health
 	heard  time.Time
 
@@ -103,7 +103,10 @@ func (b *Board) State(context.Context) (console.State, error) {
 	if b.state == nil {
 		return console.State{}, fmt.Errorf("hall: board %s: %w", b.id, errNoState)
 	}
-	st := b.state.State
+	st, err := b.state.console()
+	if err != nil {
+		return st, err
+	}
 	st.Board, st.Simulated = b.id, false
 	st.Notes = make([]console.Note, len(b.notes))
 	copy(st.Notes, b.notes)
@@ -454,7 +457,7 @@ func (p *placement) apply(uci string) bool {
 }
 
 // setState takes the board's state message.
-func (b *Board) setState(st *wire.State) {
+func (b *Board) setState(st *stateMessage) {
 	b.mu.Lock()
 	b.heard = b.h.o.Now()
 	if b.state != nil && st.Seq < b.state.Seq && st.Seq < b.last {
@@ -489,7 +492,7 @@ func (b *Board) setState(st *wire.State) {
 		from, ask, b.asked = b.last, true, time.Now()
 	}
 	if st.Seq >= b.asOf {
-		s := st.State
+		s := &st.head
 		b.asOf = st.Seq
 		b.fen, b.pending, b.result = s.FEN, s.Pending, s.Result
 		if s.Clock != nil {

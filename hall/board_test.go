@@ -23,6 +23,20 @@ func testHall() *Hall {
 	return h
 }
 
+// stateOf is st as the hall reads it from the broker.
+func stateOf(t testing.TB, st *wire.State) *stateMessage {
+	t.Helper()
+	payload, err := wire.Encode(st)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := decodeState(payload, "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
 func moveEvent(seq, prev uint64, side, uci, san, fen string) *wire.Event {
 	r := report.Report{Type: "move", Side: side, UCI: uci, SAN: san, FEN: fen}
 	return &wire.Event{Board: "b1", Seq: seq, Prev: prev, Kind: wire.EventReport, Report: r.AppendJSON(nil)}
@@ -84,7 +98,7 @@ func TestBoardEvents(t *testing.T) {
 	if err == nil {
 		t.Errorf("a state before the board sent one: %+v", st)
 	}
-	b.setState(&wire.State{Board: "b1", Seq: 13, Game: 1, GameSeq: 1, Events: 12, State: console.State{Board: "b1", Simulated: true, FEN: fenNf3, Moves: []console.Move{{Ply: 1, SAN: "Nf3"}}}, PGN: "[Event \"?\"]\n\n1. Nf3 *\n"})
+	b.setState(stateOf(t, &wire.State{Board: "b1", Seq: 13, Game: 1, GameSeq: 1, Events: 12, State: console.State{Board: "b1", Simulated: true, FEN: fenNf3, Moves: []console.Move{{Ply: 1, SAN: "Nf3"}}}, PGN: "[Event \"?\"]\n\n1. Nf3 *\n"}))
 	st, err = b.State(nil)
 	if err != nil || st.Simulated || len(st.Notes) != 2 || st.Notes[0].Ply != 1 || !strings.Contains(string(st.Notes[1].Report), `"by":"arbiter"`) {
 		t.Errorf("state %+v, %v: want a sensor board with the hall's two notes (after the move they concern, as the console places them)", st, err)
@@ -94,7 +108,7 @@ func TestBoardEvents(t *testing.T) {
 	b.mu.Lock()
 	b.asked = time.Time{}
 	b.mu.Unlock()
-	b.setState(&wire.State{Board: "b1", Seq: 20, Game: 1, GameSeq: 1, Events: 18})
+	b.setState(stateOf(t, &wire.State{Board: "b1", Seq: 20, Game: 1, GameSeq: 1, Events: 18}))
 	if seq, ok := h.resends["b1"]; !ok || seq != 12 {
 		t.Errorf("resends %v after a state past the events held, want b1 from 12+1", h.resends)
 	}
@@ -109,7 +123,7 @@ func TestBoardJoinsLate(t *testing.T) {
 	if got := sans(b); got != "" {
 		t.Fatalf("moves %q before the hall knows where the board's events start", got)
 	}
-	b.setState(&wire.State{Board: "b1", Seq: 41, Game: 3, GameSeq: 30, Events: 40})
+	b.setState(stateOf(t, &wire.State{Board: "b1", Seq: 41, Game: 3, GameSeq: 30, Events: 40}))
 	if seq := h.resends["b1"]; seq != 29 {
 		t.Errorf("resend from %d+1, want the game's header, 30", seq)
 	}

@@ -321,8 +321,8 @@ func (h *Hall) message(topic string, payload []byte, _ bool) {
 		}
 		h.board(id).event(&e, received)
 	case wire.KindState:
-		var st wire.State
-		if err := wire.Decode(payload, &st, topic); err != nil {
+		st, err := decodeState(payload, topic)
+		if err != nil {
 			h.bad("hall: state dropped", err)
 			return
 		}
@@ -333,7 +333,7 @@ func (h *Hall) message(topic string, payload []byte, _ bool) {
 		h.mu.Lock()
 		h.stats.States++
 		h.mu.Unlock()
-		h.board(id).setState(&st)
+		h.board(id).setState(st)
 	case wire.KindHealth:
 		var hl wire.Health
 		if err := wire.Decode(payload, &hl, topic); err != nil {

@@ -51,9 +51,9 @@ func (b *Board) Summary() Summary {
 		s.White, s.Black = b.header.Tags["White"], b.header.Tags["Black"]
 	}
 	if b.state != nil {
-		s.Syncing = b.state.State.Syncing
-		if b.state.State.Laws.ID != "" {
-			s.Laws = b.state.State.Laws.ID
+		s.Syncing = b.state.head.Syncing
+		if b.state.head.Laws.ID != "" {
+			s.Laws = b.state.head.Laws.ID
 		}
 		if s.Game == 0 {
 			s.Game = b.state.Game
