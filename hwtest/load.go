@@ -1,46 +1,46 @@
 package hwtest
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
-	"net/http"
 	"os"
-	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
 
-	"github.com/boardd/boardd/board"
-	"github.com/boardd/boardd/game"
 	"github.com/boardd/boardd/hall/broker"
 	"github.com/boardd/boardd/hall/halltest"
 	"github.com/boardd/boardd/hall/wire"
-	"github.com/boardd/boardd/journal/journaltest"
-	"github.com/boardd/boardd/report"
-	"github.com/boardd/boardd/trace"
 )
 
 // LoadOptions configure a load run of the club hall: N simulated boards,
-// each the daemon's own game, journal and uplink with an MQTT client of
-// its own, replay games against one broker and one hall.
+// each with an MQTT client of its own, play games against one broker and
+// one hall.
 type LoadOptions struct {
 	Boards int
-	// MoveEvery is the pace the boards' traces are made at: each board
-	// moves once every MoveEvery (2 s: blitz). Speed replays them faster
-	// (2: twice as fast) or slower; 1 if zero.
+	// Light makes the boards light ones (halltest.Light): each publishes
+	// the protocol's messages of a corpus game, encoded once, with its own
+	// MQTT client, credentials and session, but no game behind it. Without
+	// it each board is the daemon's own game, journal and uplink
+	// (halltest.Board), which costs the driver a whole game a board.
+	Light bool
+	// MoveEvery is the pace: each board moves once every MoveEvery (2 s:
+	// blitz). Speed replays it faster (2: twice as fast) or slower; 1 if
+	// zero.
 	MoveEvery time.Duration
 	Speed     float64
 	// Duration is how long the boards play (the measured window).
 	Duration time.Duration
 	// Games are the games the boards play, board i the i-th (round robin),
 	// from the start position; promotions and what follows are cut off.
-	Games []Game
+	// Light boards play the first Scripts of them (64 if zero), each
+	// encoded once.
+	Games   []Game
+	Scripts int
 	// Broker returns board id's broker connection (its credentials).
 	Broker func(id string) (*broker.Config, error)
 	// Token is the hall token the boards accept.
@@ -52,25 +52,34 @@ type LoadOptions struct {
 	HallPID, BrokerPID int
 	// Spy, when set, is a connection allowed to read every board's events
 	// (the hall's credentials): the run then also measures the latency
-	// from a board's move to its event reaching a client of the broker, the
-	// part of the whole that is not the hall's.
+	// from a board's move to its event reaching a client of the broker.
 	Spy *broker.Config
-	// Dir holds the boards' state directories.
+	// Dir holds the full boards' state directories.
 	Dir    string
 	Logger *slog.Logger
 }
 
-// LoadResult is what a load run measured.
+// LoadResult is what a load run measured. Every latency is from a board's
+// move (its report, after the journal has it; for a light board, when it
+// makes the move) to a point on the way to the arbiter's page.
 type LoadResult struct {
-	Boards  int
-	Pace    time.Duration // a move every Pace per board
-	Window  time.Duration // how long the boards played
-	Moves   int           // moves the boards made
-	Latency []time.Duration
-	// BrokerLeg are the latencies from a board's move to its event reaching
-	// the spy (with LoadOptions.Spy).
-	BrokerLeg []time.Duration
-	Messages  uint64 // messages the hall received in the window
+	Boards int
+	Light  bool
+	Pace   time.Duration // a move every Pace per board
+	Window time.Duration // how long the boards played
+	Moves  int           // moves the boards made in the window
+	// Broker is to the broker's acknowledgement of the move's event, back
+	// at the board (light boards only): board -> broker and back.
+	Broker []time.Duration
+	// Spy is to the event reaching a second client of the broker (with
+	// LoadOptions.Spy): board -> broker -> any client.
+	Spy []time.Duration
+	// Received is to the hall taking the event from the broker; State to
+	// the hall's state holding it (both stamped by the hall on the move,
+	// GET /api/hall/boards/ID/moves); Page to the hall's event stream
+	// showing it, as the grid page sees it.
+	Received, State, Page []time.Duration
+	Messages              uint64 // messages the hall received in the window
 	// Lost and Doubled count moves the hall does not hold, or holds twice,
 	// once everything has arrived, against the boards' own.
 	Lost, Doubled int
@@ -84,11 +93,18 @@ type LoadResult struct {
 	BrokerRSS          int64
 	// DriverCPU is this process's share: the simulated boards themselves.
 	DriverCPU float64
-	CatchUp   time.Duration // from the end of play to the hall holding every move
+	// MachineCPU is the share of the whole machine busy over the window (1
+	// = every core), Cores how many it has: what else ran shows as
+	// MachineCPU beyond the three processes.
+	MachineCPU float64
+	Cores      int
+	Load       float64 // the load average (1 min) at the end
+	CatchUp    time.Duration
 }
 
-// Percentile returns the p-th percentile of the latencies (nearest rank).
-func (r *LoadResult) Percentile(p float64) time.Duration { return loadPercentile(r.Latency, p) }
+// Percentile returns the p-th percentile of the board -> hall state
+// latencies (nearest rank).
+func (r *LoadResult) Percentile(p float64) time.Duration { return loadPercentile(r.State, p) }
 
 func loadPercentile(samples []time.Duration, p float64) time.Duration {
 	if len(samples) == 0 {
@@ -112,152 +128,178 @@ func loadMS(d time.Duration) string {
 	return fmt.Sprintf("%.1f ms", float64(d)/float64(time.Millisecond))
 }
 
+func loadMiB(b int64) float64 { return float64(b) / (1 << 20) }
+
+// Leg is one stretch of the way from a board's move to the page, with the
+// p99 it adds (the difference of the cumulative p99s) and the process that
+// does its work.
+type Leg struct {
+	Name    string
+	P99     time.Duration // the p99 at the end of the leg
+	Adds    time.Duration
+	Process string
+}
+
+// Legs splits the way from a board's move to the page.
+func (r *LoadResult) Legs() []Leg {
+	var legs []Leg
+	prev := time.Duration(0)
+	add := func(name string, samples []time.Duration, process string) {
+		if len(samples) == 0 {
+			return
+		}
+		p := loadPercentile(samples, 99)
+		legs = append(legs, Leg{Name: name, P99: p, Adds: max(p-prev, 0), Process: process})
+		prev = max(prev, p)
+	}
+	add("board -> broker", r.Broker, "the boards and the broker")
+	add("broker -> hall", r.Received, "the broker")
+	add("hall -> state", r.State, "the hall")
+	add("hall -> page", r.Page, "the hall's event stream")
+	return legs
+}
+
+// Bottleneck names what limits the run: the broker when its one thread is
+// nearly a whole core, else the machine when its cores are nearly all
+// busy (with the process that takes most), else the leg that adds most to
+// the p99.
+func (r *LoadResult) Bottleneck() string {
+	procs := []struct {
+		name string
+		cpu  float64
+	}{{"the simulated boards", r.DriverCPU}, {"the broker", r.BrokerCPU}, {"the hall", r.HallCPU}}
+	slices.SortFunc(procs, func(a, b struct {
+		name string
+		cpu  float64
+	}) int {
+		switch {
+		case a.cpu > b.cpu:
+			return -1
+		case a.cpu < b.cpu:
+			return 1
+		}
+		return 0
+	})
+	switch {
+	case r.BrokerCPU >= 0.85:
+		return fmt.Sprintf("the broker: its one thread %.0f%% of a core", 100*r.BrokerCPU)
+	case r.MachineCPU >= 0.9:
+		other := r.MachineCPU*float64(max(r.Cores, 1)) - r.DriverCPU - r.BrokerCPU - r.HallCPU
+		return fmt.Sprintf("the machine: %.0f%% of %d cores busy, most by %s (%.0f%% of a core; other work %.0f%%)",
+			100*r.MachineCPU, r.Cores, procs[0].name, 100*procs[0].cpu, 100*max(other, 0))
+	}
+	legs := r.Legs()
+	if len(legs) == 0 {
+		return "-"
+	}
+	top := legs[0]
+	for _, l := range legs[1:] {
+		if l.Adds > top.Adds {
+			top = l
+		}
+	}
+	return fmt.Sprintf("none saturated; most of the p99 is %s (%s, +%s)", top.Name, top.Process, loadMS(top.Adds))
+}
+
 // String is a one-paragraph summary.
 func (r *LoadResult) String() string {
-	s := fmt.Sprintf("%d boards, a move every %v each, %v: %d moves; latency board move -> hall state p50 %s p99 %s max %s (n=%d); %.0f messages/s into the hall; lost %d, doubled %d (hall dropped %d duplicates, %d gaps); caught up %v after play",
-		r.Boards, r.Pace, r.Window.Round(time.Second), r.Moves, loadMS(r.Percentile(50)), loadMS(r.Percentile(99)), loadMS(r.Percentile(100)), len(r.Latency),
-		r.MessagesPerSecond(), r.Lost, r.Doubled, r.Duplicates, r.Gaps, r.CatchUp.Round(time.Millisecond))
-	if len(r.BrokerLeg) > 0 {
-		s += fmt.Sprintf("; of which board -> broker -> a client p50 %s p99 %s max %s", loadMS(loadPercentile(r.BrokerLeg, 50)),
-			loadMS(loadPercentile(r.BrokerLeg, 99)), loadMS(loadPercentile(r.BrokerLeg, 100)))
+	kind := "full"
+	if r.Light {
+		kind = "light"
 	}
+	s := fmt.Sprintf("%d %s boards, a move every %v each, %v: %d moves; board move -> hall state p50 %s p99 %s max %s (n=%d)",
+		r.Boards, kind, r.Pace, r.Window.Round(time.Second), r.Moves, loadMS(r.Percentile(50)), loadMS(r.Percentile(99)), loadMS(r.Percentile(100)), len(r.State))
+	for _, l := range r.Legs() {
+		s += fmt.Sprintf("; %s p99 %s (+%s)", l.Name, loadMS(l.P99), loadMS(l.Adds))
+	}
+	if len(r.Spy) > 0 {
+		s += fmt.Sprintf("; to any client of the broker p99 %s", loadMS(loadPercentile(r.Spy, 99)))
+	}
+	s += fmt.Sprintf("; %.0f messages/s into the hall; lost %d, doubled %d (hall dropped %d duplicates, %d gaps); caught up %v after play",
+		r.MessagesPerSecond(), r.Lost, r.Doubled, r.Duplicates, r.Gaps, r.CatchUp.Round(time.Millisecond))
 	if r.HallRSS > 0 {
 		s += fmt.Sprintf("; hall CPU %.0f%% of a core, RSS %.1f MiB (peak %.1f MiB)", 100*r.HallCPU, loadMiB(r.HallRSS), loadMiB(r.HallPeak))
 	}
 	if r.BrokerRSS > 0 {
 		s += fmt.Sprintf("; broker CPU %.0f%%, RSS %.1f MiB", 100*r.BrokerCPU, loadMiB(r.BrokerRSS))
 	}
-	s += fmt.Sprintf("; the simulated boards' process %.0f%%", 100*r.DriverCPU)
+	s += fmt.Sprintf("; the simulated boards' process %.0f%%; machine %.0f%% of %d cores busy, load %.1f; bottleneck: %s",
+		100*r.DriverCPU, 100*r.MachineCPU, r.Cores, r.Load, r.Bottleneck())
 	return s
 }
 
-func loadMiB(b int64) float64 { return float64(b) / (1 << 20) }
+// TableHeader and Row are the run as a line of docs/hall.md's table.
+const LoadTableHeader = "| boards | moves | messages/s | to the broker p99 | to the hall p99 | hall state p50 | hall state p99 | hall state max | page p99 | lost | doubled | hall CPU | hall peak RSS | broker CPU | boards' CPU | machine busy | bottleneck |\n" +
+	"|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
 
-// loadBoard is one simulated board of a run.
-type loadBoard struct {
-	id    string
-	b     *halltest.Board
-	lines []trace.Line
-	plies int
-
-	mu     sync.Mutex
-	made   []time.Time // when each move was made
-	seen   int         // moves the hall's state has shown
-	inRun  bool
-	played int // moves made within the window
-}
-
-// loadTrace makes a game's hand events, a move every pace: each move's
-// events 80 ms apart, the whole game plies moves long at most.
-func loadTrace(g Game, pace time.Duration, phase time.Duration, plies int) ([]trace.Line, int, error) {
-	if g.Start.FEN() != board.StartFEN {
-		return nil, 0, fmt.Errorf("hwtest: load: %s does not start from the initial position", g.Name)
+// Row is the run as a line of LoadTableHeader's table.
+func (r *LoadResult) Row() string {
+	p99 := func(s []time.Duration) string {
+		if len(s) == 0 {
+			return "-"
+		}
+		return loadMS(loadPercentile(s, 99))
 	}
-	p := journaltest.NewPlayer(0, journaltest.Timing{Step: time.Millisecond, Pause: time.Millisecond})
-	var out []trace.Line
-	n := 0
-	for _, m := range g.Moves {
-		if n == plies {
-			break
-		}
-		pos := p.Pos
-		if pos.IsPromotion(m) {
-			break
-		}
-		before := len(p.Lines)
-		if err := p.Move(m.UCI()); err != nil {
-			return nil, 0, fmt.Errorf("hwtest: load: %s: %w", g.Name, err)
-		}
-		at := phase + time.Duration(n)*pace
-		for j, l := range p.Lines[before:] {
-			l.T = at + time.Duration(j)*80*time.Millisecond
-			out = append(out, l)
-		}
-		n++
-	}
-	return out, n, nil
+	return fmt.Sprintf("| %d | %d | %.0f | %s | %s | %s | %s | %s | %s | %d | %d | %.0f%% | %.1f MiB | %.0f%% | %.0f%% | %.0f%% (load %.1f) | %s |",
+		r.Boards, r.Moves, r.MessagesPerSecond(), p99(r.Broker), p99(r.Received), loadMS(r.Percentile(50)), loadMS(r.Percentile(99)), loadMS(r.Percentile(100)),
+		p99(r.Page), r.Lost, r.Doubled, 100*r.HallCPU, loadMiB(r.HallPeak), 100*r.BrokerCPU, 100*r.DriverCPU, 100*r.MachineCPU, r.Load, r.Bottleneck())
 }
 
 // RunLoad runs the boards against the broker and the hall and measures.
 func RunLoad(ctx context.Context, o LoadOptions) (*LoadResult, error) {
-	if o.Boards <= 0 || o.MoveEvery <= 0 || o.Duration <= 0 || len(o.Games) == 0 || o.Broker == nil || o.Hall == "" || o.Dir == "" {
-		return nil, errors.New("hwtest: load: boards, pace, duration, games, broker, hall and directory are required")
+	if o.Boards <= 0 || o.MoveEvery <= 0 || o.Duration <= 0 || len(o.Games) == 0 || o.Broker == nil || o.Hall == "" || (o.Dir == "" && !o.Light) {
+		return nil, errors.New("hwtest: load: boards, pace, duration, games, broker, hall and (for full boards) a directory are required")
 	}
 	if o.Speed <= 0 {
 		o.Speed = 1
+	}
+	if o.Scripts <= 0 {
+		o.Scripts = 64
 	}
 	if o.Logger == nil {
 		o.Logger = slog.New(slog.DiscardHandler)
 	}
 	pace := time.Duration(float64(o.MoveEvery) / o.Speed)
-	plies := int(o.Duration/pace) + 1
-	var games []Game
+	plies := int(o.Duration/pace) + 2
+	var games [][]string
 	for _, g := range o.Games {
-		if len(g.Moves) >= plies && g.Start.FEN() == board.StartFEN {
-			games = append(games, g)
+		if moves, err := loadGameMoves(g, plies); err == nil && len(moves) == plies {
+			games = append(games, moves)
 		}
 	}
 	if len(games) == 0 {
 		return nil, fmt.Errorf("hwtest: load: no game of %d moves or more from the initial position", plies)
 	}
-	res := &LoadResult{Boards: o.Boards, Pace: pace}
+	var scripts []*halltest.Script
+	if o.Light {
+		var err error
+		if scripts, err = loadScripts(ctx, games[:min(len(games), o.Scripts)]); err != nil {
+			return nil, err
+		}
+	}
+	res := &LoadResult{Boards: o.Boards, Light: o.Light, Pace: pace}
 	boards := make([]*loadBoard, o.Boards)
 	byID := map[string]*loadBoard{}
 	defer func() {
 		var wg sync.WaitGroup
 		for _, lb := range boards {
-			if lb != nil && lb.b != nil {
-				wg.Go(func() { lb.b.Close() })
+			if lb != nil && lb.close != nil {
+				wg.Go(lb.close)
 			}
 		}
 		wg.Wait()
 	}()
-	// The boards start one after another: the chess library behind package
-	// board parses FENs through shared buffers (a new game parses one).
 	for i := range boards {
-		id := fmt.Sprintf("load%03d", i+1)
-		phase := time.Duration(i) * pace / time.Duration(o.Boards)
-		lines, n, err := loadTrace(games[i%len(games)], o.MoveEvery, time.Duration(float64(phase)*o.Speed), plies)
-		if err != nil {
-			return nil, err
-		}
-		for j := range lines {
-			lines[j].T = time.Duration(float64(lines[j].T) / o.Speed)
-		}
-		cfg, err := o.Broker(id)
-		if err != nil {
-			return nil, err
-		}
-		lb := &loadBoard{id: id, lines: lines, plies: n}
-		dir := filepath.Join(o.Dir, id)
-		if err := os.MkdirAll(dir, 0o750); err != nil {
-			return nil, fmt.Errorf("hwtest: load: %w", err)
-		}
-		lb.b, err = halltest.Start(ctx, halltest.Options{
-			ID: id, Dir: dir, Broker: cfg, Token: o.Token, Logger: o.Logger.With("board", id),
-			Game: game.Options{Laws: "fide2023", Timing: game.Timing{Settle: 150 * time.Millisecond}},
-			OnMove: func(_ uint64, _ report.Report, at time.Time) {
-				lb.mu.Lock()
-				lb.made = append(lb.made, at)
-				if lb.inRun {
-					lb.played++
-				}
-				lb.mu.Unlock()
-			},
-		})
-		if err != nil {
-			return nil, fmt.Errorf("hwtest: load: board %s: %w", id, err)
-		}
-		boards[i] = lb
-		byID[id] = lb
+		boards[i] = newLoadBoard(loadID(i))
+		byID[boards[i].id] = boards[i]
+	}
+	if err := startLoadBoards(ctx, o, boards, games, scripts, pace); err != nil {
+		return nil, err
 	}
 
-	// Follow the hall's state.
+	// Follow the hall's state as the grid page does.
 	sctx, stopStream := context.WithCancel(ctx)
 	defer stopStream()
-	var latMu sync.Mutex
-	var lat []time.Duration
-	recordLatency := false
 	ready := make(chan struct{})
 	var readyOnce sync.Once
 	heard := map[string]bool{}
@@ -274,26 +316,15 @@ func RunLoad(ctx context.Context, o LoadOptions) (*LoadResult, error) {
 					readyOnce.Do(func() { close(ready) })
 				}
 			}
-			lb.mu.Lock()
-			var got []time.Duration
-			for lb.seen < s.Moves && lb.seen < len(lb.made) {
-				got = append(got, now.Sub(lb.made[lb.seen]))
-				lb.seen++
-			}
-			lb.mu.Unlock()
-			latMu.Lock()
-			if recordLatency {
-				lat = append(lat, got...)
-			}
-			latMu.Unlock()
+			lb.shown(s.Moves, now)
 		})
 	}()
 	select {
 	case <-ready:
 	case err := <-streamErr:
 		return nil, fmt.Errorf("hwtest: load: the hall's event stream: %w", err)
-	case <-time.After(60 * time.Second):
-		return nil, fmt.Errorf("hwtest: load: the hall heard %d of %d boards in a minute", len(heard), len(boards))
+	case <-time.After(2 * time.Minute):
+		return nil, fmt.Errorf("hwtest: load: the hall heard %d of %d boards in two minutes", len(heard), len(boards))
 	case <-ctx.Done():
 		return nil, ctx.Err()
 	}
@@ -339,16 +370,8 @@ func RunLoad(ctx context.Context, o LoadOptions) (*LoadResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	cpu0 := map[int]time.Duration{}
 	self := os.Getpid()
-	for _, pid := range []int{o.HallPID, o.BrokerPID, self} {
-		if pid != 0 {
-			cpu0[pid], _ = loadProcCPU(pid)
-		}
-	}
-	latMu.Lock()
-	recordLatency = true
-	latMu.Unlock()
+	meter := startLoadMeter(o.HallPID, o.BrokerPID, self)
 	for _, lb := range boards {
 		lb.mu.Lock()
 		lb.inRun = true
@@ -361,7 +384,7 @@ func RunLoad(ctx context.Context, o LoadOptions) (*LoadResult, error) {
 	errs := make(chan error, len(boards))
 	for _, lb := range boards {
 		wg.Go(func() {
-			if err := loadPlayAt(pctx, lb.b, lb.lines, start); err != nil && pctx.Err() == nil {
+			if err := lb.play(pctx, start); err != nil && pctx.Err() == nil {
 				errs <- err
 			}
 		})
@@ -374,57 +397,43 @@ func RunLoad(ctx context.Context, o LoadOptions) (*LoadResult, error) {
 		return nil, err
 	}
 	res.Messages = after.Stats.Messages - before.Stats.Messages
-	for _, pid := range []int{o.HallPID, o.BrokerPID, self} {
-		if pid == 0 {
-			continue
-		}
-		c1, err := loadProcCPU(pid)
-		if err != nil {
-			continue
-		}
-		share := (c1 - cpu0[pid]).Seconds() / res.Window.Seconds()
-		rss, peak, _ := loadProcRSS(pid)
-		switch pid {
-		case self:
-			res.DriverCPU = share
-		case o.HallPID:
-			res.HallCPU, res.HallRSS, res.HallPeak = share, rss, peak
-		default:
-			res.BrokerCPU, res.BrokerRSS = share, rss
-		}
-	}
+	use := meter.stop(res.Window)
+	res.DriverCPU = use.cpu[self]
+	res.HallCPU, res.HallRSS, res.HallPeak = use.cpu[o.HallPID], use.rss[o.HallPID], use.peak[o.HallPID]
+	res.BrokerCPU, res.BrokerRSS = use.cpu[o.BrokerPID], use.rss[o.BrokerPID]
+	res.MachineCPU, res.Cores, res.Load = use.machine, use.cores, use.load
 	select {
 	case err := <-errs:
 		return nil, err
 	default:
 	}
+	for _, lb := range boards {
+		lb.mu.Lock()
+		lb.inRun = false
+		lb.mu.Unlock()
+	}
 
-	// Let the last moves settle and reach the hall, then compare.
+	// Let the last moves reach the hall, then compare, and read when the
+	// hall took each move.
 	stopped := time.Now()
-	deadline := stopped.Add(30 * time.Second)
-	var lost, doubled int
+	deadline := stopped.Add(60 * time.Second)
+	var held map[string][]loadHallMove
 	for {
-		lost, doubled = 0, 0
-		ok := true
-		for _, lb := range boards {
-			played := loadUCI(lb.b.Moves())
-			held, err := loadHallMoves(ctx, o.Hall, lb.id)
-			if err != nil {
-				return nil, err
-			}
-			l, d := loadCompare(played, held)
-			lost, doubled = lost+l, doubled+d
-			if l+d > 0 {
-				ok = false
-			}
+		held, err = loadHallMovesAll(ctx, o.Hall, boards)
+		if err != nil {
+			return nil, err
 		}
-		if ok || time.Now().After(deadline) {
+		res.Lost, res.Doubled = 0, 0
+		for _, lb := range boards {
+			l, d := loadCompare(lb.moves(), loadUCIs(held[lb.id]))
+			res.Lost, res.Doubled = res.Lost+l, res.Doubled+d
+		}
+		if res.Lost+res.Doubled == 0 || time.Now().After(deadline) {
 			break
 		}
-		time.Sleep(250 * time.Millisecond)
+		time.Sleep(500 * time.Millisecond)
 	}
 	res.CatchUp = time.Since(stopped)
-	res.Lost, res.Doubled = lost, doubled
 	final, err := loadHallOverview(ctx, o.Hall)
 	if err != nil {
 		return nil, err
@@ -436,51 +445,79 @@ func RunLoad(ctx context.Context, o LoadOptions) (*LoadResult, error) {
 		}
 	}
 	for _, lb := range boards {
+		hm := held[lb.id]
 		lb.mu.Lock()
 		res.Moves += lb.played
+		if lb.firstIn >= 0 {
+			for i := lb.firstIn; i < lb.firstIn+lb.played; i++ {
+				t0 := lb.made[i]
+				if i < len(lb.acked) && !lb.acked[i].IsZero() {
+					res.Broker = append(res.Broker, lb.acked[i].Sub(t0))
+				}
+				if i < len(hm) && !hm[i].Received.IsZero() {
+					res.Received = append(res.Received, hm[i].Received.Sub(t0))
+					res.State = append(res.State, hm[i].Applied.Sub(t0))
+				}
+				if i < len(lb.page) {
+					res.Page = append(res.Page, lb.page[i].Sub(t0))
+				}
+			}
+		}
 		lb.mu.Unlock()
 	}
-	latMu.Lock()
-	res.Latency = lat
-	latMu.Unlock()
 	spyMu.Lock()
-	res.BrokerLeg = spyLat
+	res.Spy = spyLat
 	spyMu.Unlock()
 	return res, nil
 }
 
-// playAt feeds lines to a board, each at start plus its time.
-func loadPlayAt(ctx context.Context, b *halltest.Board, lines []trace.Line, start time.Time) error {
-	timer := time.NewTimer(time.Hour)
-	defer timer.Stop()
-	for _, l := range lines {
-		if d := time.Until(start.Add(l.T)); d > 0 {
-			timer.Reset(d)
-			select {
-			case <-ctx.Done():
-				return nil
-			case <-timer.C:
+// startLoadBoards starts every board, phased evenly over the pace: full
+// boards one after another (the chess library behind package board parses
+// FENs through shared buffers, and a new game parses one), light boards 64
+// at a time.
+func startLoadBoards(ctx context.Context, o LoadOptions, boards []*loadBoard, games [][]string, scripts []*halltest.Script, pace time.Duration) error {
+	phase := func(i int) time.Duration { return time.Duration(i) * pace / time.Duration(len(boards)) }
+	if !o.Light {
+		for i, lb := range boards {
+			cfg, err := o.Broker(lb.id)
+			if err != nil {
+				return err
+			}
+			// The trace is made at the game's pace and played at Speed.
+			moves := games[i%len(games)]
+			if err := startFullBoard(ctx, lb, moves, pace, phase(i), cfg, o.Token, loadBoardDir(o.Dir, lb.id), o.Logger.With("board", lb.id)); err != nil {
+				return err
 			}
 		}
-		if err := b.Runner.Submit(ctx, l); err != nil {
-			if ctx.Err() != nil {
-				return nil
-			}
-			return fmt.Errorf("hwtest: load: board %s: %w", b.ID(), err)
-		}
+		return nil
 	}
-	return nil
+	errs := make([]error, len(boards))
+	sem := make(chan struct{}, 64)
+	var wg sync.WaitGroup
+	for i, lb := range boards {
+		wg.Go(func() {
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			cfg, err := o.Broker(lb.id)
+			if err == nil {
+				err = startLightBoard(ctx, lb, scripts[i%len(scripts)], pace, phase(i), cfg, o.Logger.With("board", lb.id))
+			}
+			errs[i] = err
+		})
+	}
+	wg.Wait()
+	return errors.Join(errs...)
 }
 
-func loadUCI(reports []report.Report) []string {
-	out := make([]string, len(reports))
-	for i, r := range reports {
-		out[i] = r.UCI
+func loadUCIs(moves []loadHallMove) []string {
+	out := make([]string, len(moves))
+	for i, m := range moves {
+		out[i] = m.UCI
 	}
 	return out
 }
 
-// compareMoves counts the moves played that the hall does not hold (lost)
+// loadCompare counts the moves played that the hall does not hold (lost)
 // and those it holds beyond them (doubled).
 func loadCompare(played, held []string) (lost, doubled int) {
 	i := 0
@@ -497,168 +534,11 @@ func loadCompare(played, held []string) (lost, doubled int) {
 	return len(played) - i, len(held) - i
 }
 
-// loadSummary is the part of the hall's board summary a run follows.
-type loadSummary struct {
-	ID         string `json:"id"`
-	Heard      bool   `json:"heard"`
-	Online     bool   `json:"online"`
-	Moves      int    `json:"moves"`
-	Duplicates uint64 `json:"duplicates"`
-	Gaps       uint64 `json:"gaps"`
-}
-
-type loadOverview struct {
-	Stats struct {
-		Messages uint64 `json:"messages"`
-	} `json:"stats"`
-	Boards []loadSummary `json:"boards"`
-}
-
-// followHall reads the hall's event stream and calls fn with each board
-// summary and the time it arrived.
-func loadFollowHall(ctx context.Context, base string, fn func(loadSummary, time.Time)) error {
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, base+"/api/hall/events", nil)
-	if err != nil {
-		return err
+// loadTableRows formats results as the rows of LoadTableHeader's table.
+func loadTableRows(rs []*LoadResult) string {
+	var rows []string
+	for _, r := range rs {
+		rows = append(rows, r.Row())
 	}
-	res, err := http.DefaultClient.Do(req)
-	if err != nil {
-		return err
-	}
-	defer res.Body.Close()
-	if res.StatusCode != http.StatusOK {
-		return fmt.Errorf("GET /api/hall/events: %s", res.Status)
-	}
-	sc := bufio.NewScanner(res.Body)
-	sc.Buffer(make([]byte, 1<<20), 64<<20)
-	event := ""
-	for sc.Scan() {
-		line := sc.Text()
-		switch {
-		case strings.HasPrefix(line, "event: "):
-			event = line[len("event: "):]
-		case strings.HasPrefix(line, "data: "):
-			now := time.Now()
-			data := []byte(line[len("data: "):])
-			switch event {
-			case "board":
-				var s loadSummary
-				if err := json.Unmarshal(data, &s); err == nil {
-					fn(s, now)
-				}
-			case "hall":
-				var h loadOverview
-				if err := json.Unmarshal(data, &h); err == nil {
-					for _, s := range h.Boards {
-						fn(s, now)
-					}
-				}
-			}
-		}
-	}
-	if ctx.Err() != nil {
-		return nil
-	}
-	if err := sc.Err(); err != nil {
-		return err
-	}
-	return errors.New("the hall ended its event stream")
-}
-
-func loadHallOverview(ctx context.Context, base string) (*loadOverview, error) {
-	var o loadOverview
-	if err := loadGetJSON(ctx, base+"/api/hall", &o); err != nil {
-		return nil, err
-	}
-	return &o, nil
-}
-
-func loadHallMoves(ctx context.Context, base, id string) ([]string, error) {
-	var moves []struct {
-		UCI string `json:"uci"`
-	}
-	if err := loadGetJSON(ctx, base+"/api/hall/boards/"+id+"/moves", &moves); err != nil {
-		return nil, err
-	}
-	out := make([]string, len(moves))
-	for i, m := range moves {
-		out[i] = m.UCI
-	}
-	return out, nil
-}
-
-func loadGetJSON(ctx context.Context, url string, v any) error {
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
-	if err != nil {
-		return err
-	}
-	res, err := http.DefaultClient.Do(req)
-	if err != nil {
-		return fmt.Errorf("hwtest: load: %w", err)
-	}
-	defer res.Body.Close()
-	if res.StatusCode != http.StatusOK {
-		return fmt.Errorf("hwtest: load: GET %s: %s", url, res.Status)
-	}
-	if err := json.NewDecoder(res.Body).Decode(v); err != nil {
-		return fmt.Errorf("hwtest: load: GET %s: %w", url, err)
-	}
-	return nil
-}
-
-// loadClockTick is Linux's USER_HZ, the unit of /proc/PID/stat's times.
-const loadClockTick = 100
-
-// procCPU returns the CPU time (user and system) process pid has used.
-func loadProcCPU(pid int) (time.Duration, error) {
-	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-	if err != nil {
-		return 0, err
-	}
-	s := string(data)
-	i := strings.LastIndexByte(s, ')')
-	if i < 0 {
-		return 0, fmt.Errorf("/proc/%d/stat: unreadable", pid)
-	}
-	f := strings.Fields(s[i+1:])
-	// After the command come state (field 3), ...; utime and stime are
-	// fields 14 and 15 of the whole line, 12 and 13 here.
-	if len(f) < 13 {
-		return 0, fmt.Errorf("/proc/%d/stat: too short", pid)
-	}
-	u, err1 := strconv.ParseInt(f[11], 10, 64)
-	st, err2 := strconv.ParseInt(f[12], 10, 64)
-	if err1 != nil || err2 != nil {
-		return 0, fmt.Errorf("/proc/%d/stat: unreadable times", pid)
-	}
-	return time.Duration(u+st) * time.Second / loadClockTick, nil
-}
-
-// procRSS returns process pid's resident memory and its high-water mark.
-func loadProcRSS(pid int) (rss, peak int64, err error) {
-	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
-	if err != nil {
-		return 0, 0, err
-	}
-	for _, line := range strings.Split(string(data), "\n") {
-		k, v, ok := strings.Cut(line, ":")
-		if !ok {
-			continue
-		}
-		f := strings.Fields(v)
-		if len(f) == 0 {
-			continue
-		}
-		n, err := strconv.ParseInt(f[0], 10, 64)
-		if err != nil {
-			continue
-		}
-		switch k {
-		case "VmRSS":
-			rss = n << 10
-		case "VmHWM":
-			peak = n << 10
-		}
-	}
-	return rss, peak, nil
+	return LoadTableHeader + "\n" + strings.Join(rows, "\n")
 }
