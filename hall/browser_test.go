@@ -4,6 +4,7 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -15,8 +16,10 @@ import (
 
 	"github.com/boardd/boardd/board"
 	"github.com/boardd/boardd/browsertest"
+	"github.com/boardd/boardd/hall"
 	"github.com/boardd/boardd/hall/halltest"
 	"github.com/boardd/boardd/hall/mosquittotest"
+	"github.com/boardd/boardd/report"
 	"github.com/boardd/boardd/trace"
 )
 
@@ -199,4 +202,103 @@ func lastMoveText(b *halltest.Board) string {
 		return strconv.Itoa(n) + ". " + m.SAN
 	}
 	return strconv.Itoa(n) + "\u2026 " + m.SAN
+}
+
+// The hall's page at an Olympiad's size: two thousand boards (published
+// over one client, halltest.Crowd). The page counts them all and draws one
+// page of cards; every board moves at once and the page follows; the next
+// page shows the next boards; a board on another page that waits for the
+// arbiter is listed with a link to its page.
+func TestBrowserHallThousands(t *testing.T) {
+	const n = 2000
+	br := startBroker(t, mosquittotest.Options{AllowAnonymous: true, Extra: []string{"max_queued_messages 20000", "max_inflight_messages 100", "set_tcp_nodelay true"}})
+	h, err := hall.New(context.Background(), hall.Options{
+		Broker: config(t, br.URL(), "hall"), Token: testToken, Logger: logger(t),
+		MinBackoff: 20 * time.Millisecond, MaxBackoff: 200 * time.Millisecond,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv, err := hall.NewServer(h, hall.ServerOptions{Ping: time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	hs := httptest.NewServer(srv)
+	t.Cleanup(func() {
+		srv.Close()
+		hs.Close()
+		h.Close()
+	})
+	ctx := ctxTimeout(t, 3*time.Minute)
+	ids := make([]string, n)
+	for i := range ids {
+		ids[i] = fmt.Sprintf("b%d", i+1)
+	}
+	start := time.Now()
+	crowd, err := halltest.StartCrowd(ctx, config(t, br.URL(), "crowd"), ids, scripts(t), logger(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { crowd.Close() })
+	waitFor(t, "2000 boards in the hall", time.Minute, func() bool { return len(h.Boards()) == n })
+	t.Logf("%d boards published and heard in %v", n, time.Since(start).Round(time.Millisecond))
+
+	start = time.Now()
+	grid := page(t, hs.URL+"/")
+	until(t, grid, "every board counted", `document.getElementById('counts').textContent.startsWith('2000 boards, 2000 online, 0 waiting')`)
+	t.Logf("the page drew the hall of %d boards %v after opening", n, time.Since(start).Round(time.Millisecond))
+	if got := evalString(t, grid, `(() => { const c = document.querySelectorAll('#grid .card'); return c.length + ' ' + c[0].dataset.board + ' ' + c[c.length-1].dataset.board; })()`); got != "120 b1 b120" {
+		t.Errorf("the first page's cards: %s, want 120 from b1 to b120", got)
+	}
+	if got := evalString(t, grid, `document.getElementById('pager').hidden + ' ' + document.getElementById('page-select').options.length`); got != "false 17" {
+		t.Errorf("the pager: hidden, pages = %s, want false 17", got)
+	}
+
+	// Every board moves at once: four thousand messages; the page follows.
+	start = time.Now()
+	if err := crowd.MoveAll(ctx); err != nil {
+		t.Fatal(err)
+	}
+	until(t, grid, "the first page's boards after their moves", `Array.from(document.querySelectorAll('#grid .card')).every(c => c.dataset.moves === '1')`)
+	t.Logf("every board moved; the page showed the first page's moves %v after the first was sent", time.Since(start).Round(time.Millisecond))
+	if err := chromedp.Do(grid, chromedp.Click(chromedp.CSS(`#next`))); err != nil {
+		t.Fatal(err)
+	}
+	until(t, grid, "the second page", card("b121", `.dataset.moves === '1'`)+` && document.querySelectorAll('#grid .card').length === 120 && location.search === '?page=2'`)
+	if got := evalString(t, grid, card("b240", `.querySelector('.last').textContent`)); got != "1. "+sanOf(t, crowdFirstSAN(t, 239)) {
+		t.Errorf("b240's last move %q", got)
+	}
+
+	// A board on a page not shown waits for the arbiter: it is listed.
+	irr := report.Report{Type: report.Irregularity, Kind: "illegal-move", Law: "fide2023:7.5.1", Offender: "black", Chooser: "arbiter",
+		Options: []report.Option{{ID: "recall"}}}
+	if err := crowd.Report(ctx, 1499, irr.AppendJSON(nil)); err != nil {
+		t.Fatal(err)
+	}
+	until(t, grid, "b1500 listed as waiting", `document.getElementById('counts').dataset.waiting === '1' && !document.getElementById('waiting').hidden && document.querySelector('#waiting-boards a[data-board="b1500"]') !== null`)
+	if err := chromedp.Do(grid, chromedp.Click(chromedp.CSS(`#waiting-boards a[data-board="b1500"]`))); err != nil {
+		t.Fatal(err)
+	}
+	until(t, grid, "b1500's page", `location.search === '?board=b1500' && document.getElementById('board-id').textContent === 'b1500'`)
+}
+
+// crowdFirstSAN is the first move of the script crowd board i plays.
+func crowdFirstSAN(t *testing.T, i int) string {
+	t.Helper()
+	return testGames[i%len(testGames)][0]
+}
+
+// sanOf names a first move from the start position in SAN.
+func sanOf(t *testing.T, uci string) string {
+	t.Helper()
+	pos := board.Start()
+	m, err := board.ParseUCI(uci)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := board.Analyse(pos)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return a.SAN(m)
 }
