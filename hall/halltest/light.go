@@ -98,8 +98,8 @@ func StartLight(ctx context.Context, o LightOptions) (*Light, error) {
 	l.ctx, l.cancel = context.WithCancel(context.WithoutCancel(ctx))
 	l.cm, err = broker.Connect(l.ctx, broker.ClientOptions{
 		Config: o.Broker, ClientID: "boardd-" + o.ID,
-		Will:   &paho.WillMessage{Topic: wire.Topic(o.ID, wire.KindHealth), Payload: will, QoS: 1, Retain: true},
-		OnUp:   l.up, OnDown: l.down, OnMessage: l.message,
+		Will: &paho.WillMessage{Topic: wire.Topic(o.ID, wire.KindHealth), Payload: will, QoS: 1, Retain: true},
+		OnUp: l.up, OnDown: l.down, OnMessage: l.message,
 		MinBackoff: o.MinBackoff, MaxBackoff: o.MaxBackoff, KeepAlive: o.KeepAlive, Logger: o.Logger,
 	})
 	if err != nil {
