@@ -27,7 +27,8 @@ type Board struct {
 	last    uint64 // the last event held
 	started bool   // the hall knows where this board's events start
 	asked   time.Time
-	acked   uint64 // the last acknowledgement sent
+	acked   uint64    // the last acknowledgement sent
+	ackedAt time.Time // when
 	dups    uint64
 	gaps    uint64
 	applied uint64
@@ -530,20 +531,21 @@ func (b *Board) resendAll() {
 	}
 }
 
-// ackDue returns the seq to acknowledge, if it moved since the last.
-func (b *Board) ackDue() (uint64, bool) {
+// ackDue returns the seq to acknowledge, if it moved since the last
+// acknowledgement and that was every ago or more.
+func (b *Board) ackDue(now time.Time, every time.Duration) (uint64, bool) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	if !b.started || b.last == b.acked {
+	if !b.started || b.last == b.acked || now.Sub(b.ackedAt) < every-every/10 {
 		return 0, false
 	}
-	b.acked = b.last
+	b.acked, b.ackedAt = b.last, now
 	return b.last, true
 }
 
 func (b *Board) ackFailed() {
 	b.mu.Lock()
-	b.acked = 0
+	b.acked, b.ackedAt = 0, time.Time{}
 	b.mu.Unlock()
 }
 
