@@ -59,9 +59,13 @@ func StartLoadRig(o LoadRigOptions) (*LoadRig, error) {
 	if o.Logger == nil {
 		o.Logger = slog.New(slog.DiscardHandler)
 	}
+	// The shipped configuration's queue and TCP settings, the hall's queue
+	// grown with the boards as docs/hall.md advises past a thousand boards
+	// (50 messages a board: some 25 s of the boards' traffic).
+	queue := max(10000, 50*o.Boards)
 	bo := mosquittotest.Options{
 		Dir:   filepath.Join(o.Dir, "broker"),
-		Extra: []string{"max_queued_messages 10000", "max_inflight_messages 100", "set_tcp_nodelay true"},
+		Extra: []string{fmt.Sprintf("max_queued_messages %d", queue), "max_inflight_messages 100", "set_tcp_nodelay true"},
 	}
 	if err := os.MkdirAll(bo.Dir, 0o750); err != nil {
 		return nil, fmt.Errorf("hwtest: load rig: %w", err)
