@@ -51,7 +51,13 @@ func page(t *testing.T, url string) context.Context {
 // until waits for a JavaScript predicate to hold in the page.
 func until(t *testing.T, ctx context.Context, what, predicate string) {
 	t.Helper()
-	deadline := time.Now().Add(15 * time.Second)
+	untilWithin(t, ctx, 15*time.Second, what, predicate)
+}
+
+// untilWithin waits up to d for a JavaScript predicate to hold in the page.
+func untilWithin(t *testing.T, ctx context.Context, d time.Duration, what, predicate string) {
+	t.Helper()
+	deadline := time.Now().Add(d)
 	var err error
 	for {
 		err = chromedp.Do(ctx, chromedp.Poll[chromedp.Void](predicate, chromedp.WithPollingTimeout(time.Until(deadline))))
@@ -245,7 +251,7 @@ func TestBrowserHallThousands(t *testing.T) {
 
 	start = time.Now()
 	grid := page(t, hs.URL+"/")
-	until(t, grid, "every board counted", `document.getElementById('counts').textContent.startsWith('2000 boards, 2000 online, 0 waiting')`)
+	untilWithin(t, grid, time.Minute, "every board counted", `document.getElementById('counts').textContent.startsWith('2000 boards, 2000 online, 0 waiting')`)
 	t.Logf("the page drew the hall of %d boards %v after opening", n, time.Since(start).Round(time.Millisecond))
 	if got := evalString(t, grid, `(() => { const c = document.querySelectorAll('#grid .card'); return c.length + ' ' + c[0].dataset.board + ' ' + c[c.length-1].dataset.board; })()`); got != "120 b1 b120" {
 		t.Errorf("the first page's cards: %s, want 120 from b1 to b120", got)
@@ -259,12 +265,12 @@ func TestBrowserHallThousands(t *testing.T) {
 	if err := crowd.MoveAll(ctx); err != nil {
 		t.Fatal(err)
 	}
-	until(t, grid, "the first page's boards after their moves", `Array.from(document.querySelectorAll('#grid .card')).every(c => c.dataset.moves === '1')`)
+	untilWithin(t, grid, time.Minute, "the first page's boards after their moves", `Array.from(document.querySelectorAll('#grid .card')).every(c => c.dataset.moves === '1')`)
 	t.Logf("every board moved; the page showed the first page's moves %v after the first was sent", time.Since(start).Round(time.Millisecond))
 	if err := chromedp.Do(grid, chromedp.Click(chromedp.CSS(`#next`))); err != nil {
 		t.Fatal(err)
 	}
-	until(t, grid, "the second page", card("b121", `.dataset.moves === '1'`)+` && document.querySelectorAll('#grid .card').length === 120 && location.search === '?page=2'`)
+	untilWithin(t, grid, time.Minute, "the second page", card("b121", `.dataset.moves === '1'`)+` && document.querySelectorAll('#grid .card').length === 120 && location.search === '?page=2'`)
 	if got := evalString(t, grid, card("b240", `.querySelector('.last').textContent`)); got != "1. "+sanOf(t, crowdFirstSAN(t, 239)) {
 		t.Errorf("b240's last move %q", got)
 	}
@@ -275,7 +281,7 @@ func TestBrowserHallThousands(t *testing.T) {
 	if err := crowd.Report(ctx, 1499, irr.AppendJSON(nil)); err != nil {
 		t.Fatal(err)
 	}
-	until(t, grid, "b1500 listed as waiting", `document.getElementById('counts').dataset.waiting === '1' && !document.getElementById('waiting').hidden && document.querySelector('#waiting-boards a[data-board="b1500"]') !== null`)
+	untilWithin(t, grid, time.Minute, "b1500 listed as waiting", `document.getElementById('counts').dataset.waiting === '1' && !document.getElementById('waiting').hidden && document.querySelector('#waiting-boards a[data-board="b1500"]') !== null`)
 	if err := chromedp.Do(grid, chromedp.Click(chromedp.CSS(`#waiting-boards a[data-board="b1500"]`))); err != nil {
 		t.Fatal(err)
 	}
