@@ -9,9 +9,8 @@ import (
 	"sync"
 	"time"
 
-	"github.com/eclipse/paho.golang/paho"
-
 	"github.com/boardd/boardd/hall/broker"
+	"github.com/boardd/boardd/hall/halltest/mqttlite"
 	"github.com/boardd/boardd/hall/wire"
 )
 
@@ -35,18 +34,20 @@ type LightOptions struct {
 // it: it publishes a Script's messages as `boardd run` publishes its game
 // (the header, every report as an event in order with its sequence number,
 // the retained state after each move, its health, its will), each board
-// with its own MQTT client, credentials and session, and answers the
-// hall's acknowledgements as the uplink does: on every connection it sends
-// again everything after the hall's last acknowledgement, and whatever the
-// hall asks for again. It is what lets a load run simulate thousands of
-// boards on one machine; Board is the whole board, for the smaller runs.
+// with its own MQTT client (mqttlite: one connection and one goroutine
+// reading it), credentials and session, and answers the hall's
+// acknowledgements as the uplink does: on every connection it sends again
+// everything after the hall's last acknowledgement, and whatever the hall
+// asks for again. It is what lets a load run simulate thousands of boards
+// on one machine; Board is the whole board, for the smaller runs.
 type Light struct {
 	o      LightOptions
-	cm     *broker.Client
+	mo     mqttlite.Options
 	ctx    context.Context
 	cancel context.CancelFunc
 	wg     sync.WaitGroup
 	kick   chan struct{}
+	upCh   chan struct{} // closed at the first connection
 
 	mu         sync.Mutex
 	events     []lightEvent // every event made; the i-th has seq i+1
@@ -54,7 +55,7 @@ type Light struct {
 	next       uint64       // the first event not yet sent
 	epoch      uint64       // bumped when next is moved by anyone but the sender
 	acked      uint64
-	connected  bool
+	conn       *mqttlite.Conn // nil while down
 	stateDirty bool
 	healthDue  bool
 	reported   int // moves whose acknowledgement OnAcked was told of
@@ -89,32 +90,90 @@ func StartLight(ctx context.Context, o LightOptions) (*Light, error) {
 	if o.Logger == nil {
 		o.Logger = slog.New(slog.DiscardHandler)
 	}
-	l := &Light{o: o, kick: make(chan struct{}, 1), next: 1, stateDirty: true, healthDue: true}
+	switch o.Broker.URL.Scheme {
+	case "mqtt", "tcp", "mqtts", "ssl", "tls":
+	default:
+		return nil, fmt.Errorf("halltest: light board %s: %s: a light board speaks MQTT over TCP or TLS only", o.ID, o.Broker.Redacted())
+	}
+	if o.MinBackoff <= 0 {
+		o.MinBackoff = 100 * time.Millisecond
+	}
+	if o.MaxBackoff < o.MinBackoff {
+		o.MaxBackoff = max(10*time.Second, o.MinBackoff)
+	}
+	l := &Light{o: o, kick: make(chan struct{}, 1), upCh: make(chan struct{}), next: 1, stateDirty: true, healthDue: true}
 	l.events = []lightEvent{{at: time.Now(), kind: wire.EventHeader, body: o.Script.Header, move: -1}}
 	will, err := wire.Encode(&wire.Health{Board: o.ID, Online: false})
 	if err != nil {
 		return nil, err
 	}
-	l.ctx, l.cancel = context.WithCancel(context.WithoutCancel(ctx))
-	l.cm, err = broker.Connect(l.ctx, broker.ClientOptions{
-		Config: o.Broker, ClientID: "boardd-" + o.ID,
-		Will: &paho.WillMessage{Topic: wire.Topic(o.ID, wire.KindHealth), Payload: will, QoS: 1, Retain: true},
-		OnUp: l.up, OnDown: l.down, OnMessage: l.message,
-		MinBackoff: o.MinBackoff, MaxBackoff: o.MaxBackoff, KeepAlive: o.KeepAlive, Logger: o.Logger,
-	})
-	if err != nil {
-		l.cancel()
-		return nil, fmt.Errorf("halltest: light board %s: %w", o.ID, err)
+	l.mo = mqttlite.Options{
+		Addr: o.Broker.URL.Host, TLS: o.Broker.TLS, ClientID: "boardd-" + o.ID, Username: o.Broker.Username, Password: o.Broker.Password,
+		KeepAlive: o.KeepAlive, Will: &mqttlite.Message{Topic: wire.Topic(o.ID, wire.KindHealth), Payload: will, Retain: true},
+		OnMessage: l.message,
 	}
+	l.ctx, l.cancel = context.WithCancel(context.WithoutCancel(ctx))
+	l.wg.Go(l.connect)
 	l.wg.Go(l.run)
 	return l, nil
+}
+
+// connect keeps the board connected: it dials, subscribes, and when the
+// connection ends dials again, backing off from MinBackoff to MaxBackoff.
+func (l *Light) connect() {
+	wait := time.Duration(0)
+	first := true
+	for {
+		select {
+		case <-l.ctx.Done():
+			return
+		case <-time.After(wait):
+		}
+		dctx, cancel := context.WithTimeout(l.ctx, 10*time.Second)
+		c, err := mqttlite.Dial(dctx, l.mo)
+		if err == nil {
+			_, err = c.Subscribe(dctx, wire.Topic(l.o.ID, wire.KindAck), wire.Topic(l.o.ID, wire.KindAction))
+			if err != nil {
+				c.Drop()
+			}
+		}
+		cancel()
+		if err != nil {
+			if l.ctx.Err() == nil {
+				l.o.Logger.Debug("halltest: light board: connecting", "board", l.o.ID, "err", err)
+			}
+			wait = min(max(2*wait, l.o.MinBackoff), l.o.MaxBackoff)
+			continue
+		}
+		wait = 0
+		l.up(c)
+		if first {
+			close(l.upCh)
+			first = false
+		}
+		select {
+		case <-l.ctx.Done():
+			return
+		case <-c.Done():
+		}
+		l.mu.Lock()
+		l.conn = nil
+		l.mu.Unlock()
+	}
 }
 
 // ID returns the board's id.
 func (l *Light) ID() string { return l.o.ID }
 
-// AwaitConnection waits until the board is connected to its broker.
-func (l *Light) AwaitConnection(ctx context.Context) error { return l.cm.AwaitConnection(ctx) }
+// AwaitConnection waits until the board has connected to its broker.
+func (l *Light) AwaitConnection(ctx context.Context) error {
+	select {
+	case <-l.upCh:
+		return nil
+	case <-ctx.Done():
+		return fmt.Errorf("halltest: light board %s: connecting: %w", l.o.ID, ctx.Err())
+	}
+}
 
 // Move makes the script's next move: its reports become events, sent in
 // order, then the board's state. It returns when the move was made, not
@@ -161,21 +220,19 @@ func (l *Light) Stats() LightStats {
 
 // Close says goodbye (health offline) and disconnects.
 func (l *Light) Close() error {
-	l.mu.Lock()
-	connected := l.connected
-	l.mu.Unlock()
-	if connected {
-		if payload, err := wire.Encode(&wire.Health{Board: l.o.ID, Online: false}); err == nil {
-			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
-			l.cm.Publish(ctx, wire.Topic(l.o.ID, wire.KindHealth), payload, true)
-			cancel()
-		}
-	}
 	l.cancel()
 	l.wg.Wait()
-	select {
-	case <-l.cm.Done():
-	case <-time.After(3 * time.Second):
+	l.mu.Lock()
+	c := l.conn
+	l.conn = nil
+	l.mu.Unlock()
+	if c != nil {
+		if payload, err := wire.Encode(&wire.Health{Board: l.o.ID, Online: false}); err == nil {
+			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+			c.Publish(ctx, wire.Topic(l.o.ID, wire.KindHealth), payload, true)
+			cancel()
+		}
+		c.Close()
 	}
 	return nil
 }
@@ -187,9 +244,11 @@ func (l *Light) poke() {
 	}
 }
 
-func (l *Light) up(cm *broker.Client) {
+// up runs on each connection: send again everything after the hall's
+// acknowledgement, then the state and health.
+func (l *Light) up(c *mqttlite.Conn) {
 	l.mu.Lock()
-	l.connected = true
+	l.conn = c
 	l.stats.Connects++
 	if l.next != l.acked+1 {
 		l.next = l.acked + 1
@@ -197,23 +256,11 @@ func (l *Light) up(cm *broker.Client) {
 	}
 	l.stateDirty, l.healthDue = true, true
 	l.mu.Unlock()
-	go func() {
-		ctx, cancel := context.WithTimeout(l.ctx, 10*time.Second)
-		defer cancel()
-		if _, err := cm.Subscribe(ctx, wire.Topic(l.o.ID, wire.KindAck), wire.Topic(l.o.ID, wire.KindAction)); err != nil && l.ctx.Err() == nil {
-			l.o.Logger.Warn("halltest: light board: subscribing", "board", l.o.ID, "err", err)
-		}
-	}()
 	l.poke()
 }
 
-func (l *Light) down() {
-	l.mu.Lock()
-	l.connected = false
-	l.mu.Unlock()
-}
-
-func (l *Light) message(topic string, payload []byte, _ bool) {
+func (l *Light) message(m mqttlite.Message) {
+	topic, payload := m.Topic, m.Payload
 	_, kind, err := wire.ParseTopic(topic)
 	if err != nil {
 		return
@@ -250,9 +297,15 @@ func (l *Light) message(topic string, payload []byte, _ bool) {
 }
 
 func (l *Light) publish(topic string, payload []byte, retain bool) error {
+	l.mu.Lock()
+	c := l.conn
+	l.mu.Unlock()
+	if c == nil {
+		return mqttlite.ErrClosed
+	}
 	ctx, cancel := context.WithTimeout(l.ctx, 15*time.Second)
 	defer cancel()
-	return l.cm.Publish(ctx, topic, payload, retain)
+	return c.Publish(ctx, topic, payload, retain)
 }
 
 // run sends the events, then the state and health, whenever there is
@@ -281,7 +334,7 @@ func (l *Light) send(buf *[]byte) error {
 	topic := wire.Topic(l.o.ID, wire.KindEvent)
 	for {
 		l.mu.Lock()
-		if !l.connected {
+		if l.conn == nil {
 			l.mu.Unlock()
 			return nil
 		}
