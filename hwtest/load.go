@@ -205,7 +205,8 @@ func (r *LoadResult) Bottleneck() string {
 			top = l
 		}
 	}
-	return fmt.Sprintf("none saturated; most of the p99 is %s (%s, +%s)", top.Name, top.Process, loadMS(top.Adds))
+	return fmt.Sprintf("none saturated (busiest: %s, %.0f%% of a core); most of the p99 is %s (+%s)",
+		procs[0].name, 100*procs[0].cpu, top.Name, loadMS(top.Adds))
 }
 
 // String is a one-paragraph summary.
