@@ -47,6 +47,7 @@ type Board struct {
 	pgn     string // the current game's PGN (from its last state)
 	pgnGame uint64 // the game pgn is of
 	stored  string // the text last handed to the hall's store
+	restore bool   // pgn or round changed since: hand it again
 
 	state  *stateMessage
 	health wire.Health
@@ -272,7 +273,7 @@ func (b *Board) newGame(h *wire.Header) {
 		b.pgn, b.stored = "", ""
 	}
 	b.game, b.header = h.Game, h
-	b.round = b.roundFor(h.Tags)
+	b.round, b.restore = b.roundFor(h.Tags), true
 	b.moves, b.notes, b.ply = nil, nil, 0
 	b.pending, b.result, b.clock = nil, nil, nil
 	b.fen = h.FEN
@@ -472,10 +473,10 @@ func (b *Board) setState(st *stateMessage) {
 	}
 	b.state = st
 	if st.Game == b.game || b.header == nil {
-		b.pgn, b.pgnGame = st.PGN, st.Game
+		b.pgn, b.pgnGame, b.restore = st.PGN, st.Game, true
 	}
 	if b.header == nil && b.round == "" {
-		b.round = b.roundFor(nil) // until the game's header says
+		b.round, b.restore = b.roundFor(nil), true // until the game's header says
 	}
 	ask, from := false, uint64(0)
 	switch {
@@ -550,11 +551,12 @@ func (b *Board) ackFailed() {
 }
 
 // storeLocked hands the board's game to the hall's store when its text
-// changed (a state, a tag, the round learnt from its header).
+// changed (a state, the round learnt from its header).
 func (b *Board) storeLocked() {
-	if b.pgn == "" || b.pgnGame == 0 {
+	if !b.restore || b.pgn == "" || b.pgnGame == 0 {
 		return
 	}
+	b.restore = false
 	if b.round == "" {
 		b.round = b.roundFor(nil)
 	}
