@@ -56,13 +56,26 @@ func (g *grid) changed(id string) {
 	}
 }
 
+// gridEvery is the least time between two sends of the grid: a board's
+// event and the state that follows it make one summary, not two, and two
+// thousand boards' changes go out in a few writes a second, not thousands.
+const gridEvery = 25 * time.Millisecond
+
 func (g *grid) run(ctx context.Context) {
+	pause := time.NewTimer(0)
+	defer pause.Stop()
 	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-pause.C:
+		}
 		select {
 		case <-ctx.Done():
 			return
 		case <-g.kick:
 		}
+		pause.Reset(gridEvery)
 		g.mu.Lock()
 		dirty := g.dirty
 		g.dirty = map[string]bool{}

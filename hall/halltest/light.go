@@ -75,6 +75,9 @@ type lightEvent struct {
 	move int // the move it completes, or -1
 }
 
+// maxBatch bounds the events sent in one write.
+const maxBatch = 64
+
 // ErrScriptEnd says the board has played its script's every move.
 var ErrScriptEnd = errors.New("halltest: the board's script has no more moves")
 
@@ -334,7 +337,8 @@ func (l *Light) send(buf *[]byte) error {
 	topic := wire.Topic(l.o.ID, wire.KindEvent)
 	for {
 		l.mu.Lock()
-		if l.conn == nil {
+		c := l.conn
+		if c == nil {
 			l.mu.Unlock()
 			return nil
 		}
@@ -343,26 +347,49 @@ func (l *Light) send(buf *[]byte) error {
 			l.mu.Unlock()
 			break
 		}
-		ev := l.events[next-1]
+		evs := l.events[next-1 : min(uint64(len(l.events)), next-1+maxBatch)]
 		l.mu.Unlock()
-		*buf = appendEvent((*buf)[:0], l.o.ID, next, next-1, ev.at, ev.kind, ev.body)
-		if err := l.publish(topic, *buf, false); err != nil {
-			return err
+		// The events go out back to back, in one write, as a board's
+		// uplink sends its backlog; they are taken in order.
+		*buf = (*buf)[:0]
+		ends := make([]int, len(evs))
+		for i, ev := range evs {
+			seq := next + uint64(i)
+			*buf = appendEvent(*buf, l.o.ID, seq, seq-1, ev.at, ev.kind, ev.body)
+			ends[i] = len(*buf)
 		}
+		ms := make([]mqttlite.Message, len(evs))
+		for i := range evs {
+			from := 0
+			if i > 0 {
+				from = ends[i-1]
+			}
+			ms[i] = mqttlite.Message{Topic: topic, Payload: (*buf)[from:ends[i]]}
+		}
+		ctx, cancel := context.WithTimeout(l.ctx, 15*time.Second)
+		n, err := c.PublishAll(ctx, ms)
+		cancel()
 		acked := time.Now()
+		var tell []lightEvent
 		l.mu.Lock()
-		tell := false
 		if l.epoch == epoch && l.next == next {
-			l.next++
-			l.stats.Events++
-			if ev.move >= l.reported {
-				l.reported = ev.move + 1
-				tell = true
+			l.next += uint64(n)
+			l.stats.Events += n
+			for _, ev := range evs[:n] {
+				if ev.move >= l.reported {
+					l.reported = ev.move + 1
+					tell = append(tell, ev)
+				}
 			}
 		}
 		l.mu.Unlock()
-		if tell && l.o.OnAcked != nil {
-			l.o.OnAcked(ev.move, ev.at, acked)
+		if l.o.OnAcked != nil {
+			for _, ev := range tell {
+				l.o.OnAcked(ev.move, ev.at, acked)
+			}
+		}
+		if err != nil {
+			return err
 		}
 	}
 	l.mu.Lock()

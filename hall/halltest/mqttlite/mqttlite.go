@@ -13,10 +13,12 @@ package mqttlite
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"crypto/tls"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"sync"
 	"time"
@@ -187,7 +189,7 @@ func (c *Conn) fail(err error) {
 // read takes the broker's packets until the connection ends.
 func (c *Conn) read(br *bufio.Reader) {
 	for {
-		cp, err := packets.ReadPacket(br)
+		cp, err := readPacket(br)
 		if err != nil {
 			c.fail(err)
 			return
@@ -215,6 +217,72 @@ func (c *Conn) read(br *bufio.Reader) {
 		case *packets.Disconnect:
 			c.fail(fmt.Errorf("mqttlite: the broker disconnected: %s (%#x)", p.Reason(), p.ReasonCode))
 			return
+		}
+	}
+}
+
+// readPacket reads the next packet. A PUBACK, what a board receives most,
+// is read here without paho's buffers (one for the packet, one for its
+// content, each zeroed); any other packet is paho's to read.
+func readPacket(br *bufio.Reader) (*packets.ControlPacket, error) {
+	first, err := br.ReadByte()
+	if err != nil {
+		return nil, err
+	}
+	n, err := readLength(br)
+	if err != nil {
+		return nil, err
+	}
+	if first>>4 == packets.PUBACK && n >= 2 && n <= 64 {
+		var b [64]byte
+		if _, err := io.ReadFull(br, b[:n]); err != nil {
+			return nil, err
+		}
+		ack := packets.NewControlPacket(packets.PUBACK)
+		pa := ack.Content.(*packets.Puback)
+		pa.PacketID = uint16(b[0])<<8 | uint16(b[1])
+		if n > 2 {
+			pa.ReasonCode = b[2]
+		}
+		return ack, nil
+	}
+	rest := make([]byte, n)
+	if _, err := io.ReadFull(br, rest); err != nil {
+		return nil, err
+	}
+	var head [5]byte
+	head[0] = first
+	h := appendLength(head[:1], n)
+	return packets.ReadPacket(io.MultiReader(bytes.NewReader(h), bytes.NewReader(rest)))
+}
+
+// readLength reads MQTT's variable byte integer.
+func readLength(br *bufio.Reader) (int, error) {
+	n, shift := 0, 0
+	for i := 0; i < 4; i++ {
+		b, err := br.ReadByte()
+		if err != nil {
+			return 0, err
+		}
+		n |= int(b&0x7f) << shift
+		if b&0x80 == 0 {
+			return n, nil
+		}
+		shift += 7
+	}
+	return 0, errors.New("mqttlite: a packet length longer than four bytes")
+}
+
+func appendLength(dst []byte, n int) []byte {
+	for {
+		d := byte(n % 128)
+		n /= 128
+		if n > 0 {
+			d |= 0x80
+		}
+		dst = append(dst, d)
+		if n == 0 {
+			return dst
 		}
 	}
 }
@@ -270,6 +338,62 @@ func (c *Conn) Publish(ctx context.Context, topic string, payload []byte, retain
 		return fmt.Errorf("mqttlite: publish %s: the broker refused it: %s (%#x)", topic, pa.Reason(), pa.ReasonCode)
 	}
 	return nil
+}
+
+// PublishAll sends QoS 1 publications back to back, in one write, and waits
+// for the broker's acknowledgements. It returns how many of them, from the
+// first, the broker took before the first it refused or the connection's
+// end, and why it stopped there.
+func (c *Conn) PublishAll(ctx context.Context, ms []Message) (int, error) {
+	if len(ms) == 0 {
+		return 0, nil
+	}
+	chs := make([]chan *packets.ControlPacket, len(ms))
+	var buf bytes.Buffer
+	c.mu.Lock()
+	if c.err != nil {
+		c.mu.Unlock()
+		return 0, ErrClosed
+	}
+	for i, m := range ms {
+		for {
+			c.nextID++
+			if _, used := c.pending[c.nextID]; c.nextID != 0 && !used {
+				break
+			}
+		}
+		chs[i] = make(chan *packets.ControlPacket, 1)
+		c.pending[c.nextID] = chs[i]
+		cp := packets.NewControlPacket(packets.PUBLISH)
+		p := cp.Content.(*packets.Publish)
+		p.Topic, p.Payload, p.QoS, p.Retain, p.PacketID = m.Topic, m.Payload, 1, m.Retain, c.nextID
+		cp.WriteTo(&buf)
+	}
+	c.mu.Unlock()
+	c.wmu.Lock()
+	_, err := c.conn.Write(buf.Bytes())
+	if err == nil {
+		c.ping.Reset(c.o.KeepAlive / 2)
+	}
+	c.wmu.Unlock()
+	if err != nil {
+		c.fail(err)
+		return 0, fmt.Errorf("mqttlite: publish: %w", err)
+	}
+	for i, ch := range chs {
+		select {
+		case ack, ok := <-ch:
+			if !ok {
+				return i, fmt.Errorf("mqttlite: publish %s: %w", ms[i].Topic, ErrClosed)
+			}
+			if pa, ok := ack.Content.(*packets.Puback); ok && pa.ReasonCode >= 0x80 {
+				return i, fmt.Errorf("mqttlite: publish %s: the broker refused it: %s (%#x)", ms[i].Topic, pa.Reason(), pa.ReasonCode)
+			}
+		case <-ctx.Done():
+			return i, ctx.Err()
+		}
+	}
+	return len(ms), nil
 }
 
 // Subscribe subscribes to topics at QoS 1 and returns the broker's reason

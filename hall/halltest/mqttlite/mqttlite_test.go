@@ -100,6 +100,21 @@ func TestAgainstMosquitto(t *testing.T) {
 	if err := b1.Publish(ctx, "boardd/v1/b2/event", []byte(`{"v":1}`), false); err == nil || !strings.Contains(err.Error(), "refused") {
 		t.Errorf("a board writing another board's events: %v, want refused", err)
 	}
+	// Back to back: the broker takes them in order up to the first refused.
+	n, err := b1.PublishAll(ctx, []mqttlite.Message{
+		{Topic: "boardd/v1/b1/event", Payload: []byte(`{"v":1,"n":1}`)},
+		{Topic: "boardd/v1/b2/event", Payload: []byte(`{"v":1,"n":2}`)},
+		{Topic: "boardd/v1/b1/event", Payload: []byte(`{"v":1,"n":3}`)},
+	})
+	if n != 1 || err == nil || !strings.Contains(err.Error(), "refused") {
+		t.Errorf("publishing three, the second refused: %d taken, %v", n, err)
+	}
+	if m := receive(t, got, "the first of three"); string(m.Payload) != `{"v":1,"n":1}` {
+		t.Errorf("the hall received %s", m.Payload)
+	}
+	if m := receive(t, got, "the third of three"); string(m.Payload) != `{"v":1,"n":3}` {
+		t.Errorf("the hall received %s", m.Payload)
+	}
 	// Silence for longer than the keep-alive: the pings keep it up.
 	time.Sleep(3 * time.Second)
 	select {
