@@ -4,6 +4,9 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"io"
+	"net"
+	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
@@ -267,6 +270,51 @@ func TestBrowserHallThousands(t *testing.T) {
 	}
 	untilWithin(t, grid, time.Minute, "the first page's boards after their moves", `Array.from(document.querySelectorAll('#grid .card')).every(c => c.dataset.moves === '1')`)
 	t.Logf("every board moved; the page showed the first page's moves %v after the first was sent", time.Since(start).Round(time.Millisecond))
+
+	// The broadcast of two thousand games: a poller that asks and never
+	// reads holds up neither the hall nor the next poller, who gets every
+	// game once, then 304 until a game changes.
+	stuck, err := net.Dial("tcp", strings.TrimPrefix(hs.URL, "http://"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stuck.Close()
+	fmt.Fprintf(stuck, "GET /broadcast/current.pgn HTTP/1.1\r\nHost: x\r\n\r\n")
+	waitFor(t, "every board's first move in the hall", time.Minute, func() bool {
+		for _, id := range []string{"b1", "b1000", "b2000"} {
+			if h.Board(id).Summary().Moves != 1 {
+				return false
+			}
+		}
+		return true
+	})
+	res, err := http.Get(hs.URL + "/broadcast/current.pgn")
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(res.Body)
+	res.Body.Close()
+	etag := res.Header.Get("ETag")
+	if n := strings.Count(string(body), "[Board \""); res.StatusCode != http.StatusOK || n != 2000 || etag == "" {
+		t.Errorf("the broadcast: %d, %d games, ETag %q", res.StatusCode, n, etag)
+	}
+	req, _ := http.NewRequest(http.MethodGet, hs.URL+"/broadcast/current.pgn", nil)
+	req.Header.Set("If-None-Match", etag)
+	if res, err := http.DefaultClient.Do(req); err != nil || res.StatusCode != http.StatusNotModified {
+		t.Errorf("asking again with its ETag: %v %v", res.Status, err)
+	}
+	if err := crowd.Move(ctx, 1999); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "b2000's second move in the broadcast", time.Minute, func() bool {
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			return false
+		}
+		res.Body.Close()
+		return res.StatusCode == http.StatusOK && res.Header.Get("ETag") != etag
+	})
+
 	if err := chromedp.Do(grid, chromedp.Click(chromedp.CSS(`#next`))); err != nil {
 		t.Fatal(err)
 	}
