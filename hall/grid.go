@@ -56,10 +56,15 @@ func (g *grid) changed(id string) {
 	}
 }
 
-// gridEvery is the least time between two sends of the grid: a board's
-// event and the state that follows it make one summary, not two, and two
-// thousand boards' changes go out in a few writes a second, not thousands.
-const gridEvery = 25 * time.Millisecond
+// gridEvery is the least time between two sends of the grid once a send
+// carried gridBusy boards or more: at two thousand boards a board's event
+// and the state that follows it then make one summary, not two, and the
+// changes go out in forty writes a second, not thousands. A small hall's
+// changes go out at once.
+const (
+	gridEvery = 25 * time.Millisecond
+	gridBusy  = 32
+)
 
 func (g *grid) run(ctx context.Context) {
 	pause := time.NewTimer(0)
@@ -75,12 +80,16 @@ func (g *grid) run(ctx context.Context) {
 			return
 		case <-g.kick:
 		}
-		pause.Reset(gridEvery)
 		g.mu.Lock()
 		dirty := g.dirty
 		g.dirty = map[string]bool{}
 		n := len(g.clients)
 		g.mu.Unlock()
+		if len(dirty) >= gridBusy {
+			pause.Reset(gridEvery)
+		} else {
+			pause.Reset(0)
+		}
 		if n == 0 {
 			continue
 		}

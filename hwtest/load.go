@@ -5,7 +5,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
+	"net/http"
 	"os"
 	"runtime/debug"
 	"slices"
@@ -90,6 +92,11 @@ type LoadResult struct {
 	// Duplicates and Gaps are the hall's counts of events dropped as held
 	// already and as not following (a resend asked).
 	Duplicates, Gaps uint64
+	// PageGet, HallGet and BroadcastGet are how long the hall took to
+	// answer GET /, /api/hall (every board's summary) and
+	// /broadcast/current.pgn (every board's game), asked every two seconds
+	// during the run: the page and the broadcast still answering.
+	PageGet, HallGet, BroadcastGet []time.Duration
 	// BrokerDrops counts the broker's warnings that it dropped messages
 	// for a client that fell behind its queue (max_queued_messages).
 	BrokerDrops int
@@ -222,6 +229,10 @@ func (r *LoadResult) String() string {
 	}
 	if len(r.Spy) > 0 {
 		s += fmt.Sprintf("; to any client of the broker p99 %s", loadMS(loadPercentile(r.Spy, 99)))
+	}
+	if len(r.PageGet) > 0 {
+		s += fmt.Sprintf("; the hall answered GET / within %s, /api/hall within %s, the broadcast within %s", loadMS(loadPercentile(r.PageGet, 100)),
+			loadMS(loadPercentile(r.HallGet, 100)), loadMS(loadPercentile(r.BroadcastGet, 100)))
 	}
 	s += fmt.Sprintf("; %.0f messages/s into the hall; lost %d, doubled %d (hall dropped %d duplicates, %d gaps; the broker warned %d times that it dropped messages); caught up %v after play",
 		r.MessagesPerSecond(), r.Lost, r.Doubled, r.Duplicates, r.Gaps, r.BrokerDrops, r.CatchUp.Round(time.Millisecond))
@@ -394,7 +405,7 @@ func RunLoad(ctx context.Context, o LoadOptions) (*LoadResult, error) {
 	end := start.Add(o.Duration)
 	pctx, cancelPlay := context.WithDeadline(ctx, end)
 	var wg sync.WaitGroup
-	errs := make(chan error, len(boards))
+	errs := make(chan error, len(boards)+1)
 	for _, lb := range boards {
 		wg.Go(func() {
 			if err := lb.play(pctx, start); err != nil && pctx.Err() == nil {
@@ -402,8 +413,15 @@ func RunLoad(ctx context.Context, o LoadOptions) (*LoadResult, error) {
 			}
 		})
 	}
+	var probed loadProbes
+	wg.Go(func() {
+		if err := probed.run(pctx, o.Hall); err != nil && pctx.Err() == nil {
+			errs <- err
+		}
+	})
 	wg.Wait()
 	cancelPlay()
+	res.PageGet, res.HallGet, res.BroadcastGet = probed.page, probed.hall, probed.broadcast
 	res.Window = time.Since(start)
 	after, err := loadHallOverview(ctx, o.Hall)
 	if err != nil {
@@ -485,6 +503,53 @@ func RunLoad(ctx context.Context, o LoadOptions) (*LoadResult, error) {
 		res.BrokerDrops = strings.Count(o.BrokerLog(), "Outgoing messages are being dropped")
 	}
 	return res, nil
+}
+
+// loadProbes asks for the hall's page, its overview and its broadcast
+// every two seconds, and times the whole answer.
+type loadProbes struct {
+	page, hall, broadcast []time.Duration
+}
+
+func (p *loadProbes) run(ctx context.Context, base string) error {
+	tick := time.NewTicker(2 * time.Second)
+	defer tick.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-tick.C:
+		}
+		for _, q := range []struct {
+			path string
+			into *[]time.Duration
+		}{{"/", &p.page}, {"/api/hall", &p.hall}, {"/broadcast/current.pgn", &p.broadcast}} {
+			t0 := time.Now()
+			req, err := http.NewRequestWithContext(ctx, http.MethodGet, base+q.path, nil)
+			if err != nil {
+				return err
+			}
+			res, err := http.DefaultClient.Do(req)
+			if err != nil {
+				if ctx.Err() != nil {
+					return nil
+				}
+				return fmt.Errorf("hwtest: load: GET %s: %w", q.path, err)
+			}
+			_, err = io.Copy(io.Discard, res.Body)
+			res.Body.Close()
+			if err != nil {
+				if ctx.Err() != nil {
+					return nil
+				}
+				return fmt.Errorf("hwtest: load: GET %s: %w", q.path, err)
+			}
+			if res.StatusCode != http.StatusOK {
+				return fmt.Errorf("hwtest: load: GET %s: %s", q.path, res.Status)
+			}
+			*q.into = append(*q.into, time.Since(t0))
+		}
+	}
 }
 
 // startLoadBoards starts every board, phased evenly over the pace: full
