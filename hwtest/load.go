@@ -142,6 +142,8 @@ func loadMS(d time.Duration) string {
 	return fmt.Sprintf("%.1f ms", float64(d)/float64(time.Millisecond))
 }
 
+func loadMSf(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
+
 func loadMiB(b int64) float64 { return float64(b) / (1 << 20) }
 
 // Leg is one stretch of the way from a board's move to the page, with the
@@ -248,8 +250,8 @@ func (r *LoadResult) String() string {
 }
 
 // TableHeader and Row are the run as a line of docs/hall.md's table.
-const LoadTableHeader = "| boards | moves | messages/s | to the broker p99 | to the hall p99 | hall state p50 | hall state p99 | hall state max | page p99 | lost | doubled | hall CPU | hall peak RSS | broker CPU | boards' CPU | machine busy | bottleneck |\n" +
-	"|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
+const LoadTableHeader = "| boards | moves | messages/s | to the broker p99 | to the hall p99 | hall state p50 | hall state p99 | hall state max | page p99 | GET /, /api/hall, broadcast (max) | lost | doubled | hall CPU | hall peak RSS | broker CPU | boards' CPU | machine busy | bottleneck |\n" +
+	"|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
 
 // Row is the run as a line of LoadTableHeader's table.
 func (r *LoadResult) Row() string {
@@ -259,9 +261,13 @@ func (r *LoadResult) Row() string {
 		}
 		return loadMS(loadPercentile(s, 99))
 	}
-	return fmt.Sprintf("| %d | %d | %.0f | %s | %s | %s | %s | %s | %s | %d | %d | %.0f%% | %.1f MiB | %.0f%% | %.0f%% | %.0f%% (load %.1f) | %s |",
+	gets := "-"
+	if len(r.PageGet) > 0 {
+		gets = fmt.Sprintf("%.0f, %.0f, %.0f ms", loadMSf(loadPercentile(r.PageGet, 100)), loadMSf(loadPercentile(r.HallGet, 100)), loadMSf(loadPercentile(r.BroadcastGet, 100)))
+	}
+	return fmt.Sprintf("| %d | %d | %.0f | %s | %s | %s | %s | %s | %s | %s | %d | %d | %.0f%% | %.1f MiB | %.0f%% | %.0f%% | %.0f%% (load %.1f) | %s |",
 		r.Boards, r.Moves, r.MessagesPerSecond(), p99(r.Broker), p99(r.Received), loadMS(r.Percentile(50)), loadMS(r.Percentile(99)), loadMS(r.Percentile(100)),
-		p99(r.Page), r.Lost, r.Doubled, 100*r.HallCPU, loadMiB(r.HallPeak), 100*r.BrokerCPU, 100*r.DriverCPU, 100*r.MachineCPU, r.Load, r.Bottleneck())
+		p99(r.Page), gets, r.Lost, r.Doubled, 100*r.HallCPU, loadMiB(r.HallPeak), 100*r.BrokerCPU, 100*r.DriverCPU, 100*r.MachineCPU, r.Load, r.Bottleneck())
 }
 
 // RunLoad runs the boards against the broker and the hall and measures.
