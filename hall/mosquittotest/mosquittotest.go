@@ -1,8 +1,9 @@
 // Package mosquittotest runs a real Mosquitto broker for tests and load
 // runs: on a loopback port, from a configuration file it writes into a
 // directory of the caller's (a test's t.TempDir()), never the system's
-// service. It can kill the broker and start it again on the same port, and
-// make a test CA and certificates (ca.go) for TLS listeners.
+// service. It can kill the broker and start it again on the same port, make
+// a test CA and certificates (ca.go) for TLS listeners, and bridge brokers
+// with Mosquitto's own bridges over a link a test can cut (bridge.go).
 package mosquittotest
 
 import (
