@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/boardd/boardd/report"
 	"io"
 	"log/slog"
 	"strings"
@@ -265,12 +266,12 @@ func (r *Rig) message(now time.Duration, f link.Frame) {
 // made by number.
 func (r *Rig) noteOptions(j []byte) {
 	var rep struct {
-		Type    string `json:"type"`
+		Type    report.Type `json:"type"`
 		Options []struct {
 			ID string `json:"id"`
 		} `json:"options"`
 	}
-	if json.Unmarshal(j, &rep) != nil || rep.Type != "irregularity" {
+	if json.Unmarshal(j, &rep) != nil || rep.Type != report.Irregularity {
 		return
 	}
 	r.options = r.options[:0]

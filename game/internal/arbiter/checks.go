@@ -133,7 +133,7 @@ func (g *Game) afterFalseCheck(t time.Duration, mover board.Color) {
 		return
 	}
 	last := g.moves[len(g.moves)-1]
-	d := &decision{kind: report.KindFalseCheck, law: law, offender: fc.by, chooser: lawset.Offended, before: last.before, provisional: g.cur,
+	d := &decision{kind: report.KindFalseCheck, law: law, offender: fc.by, chooser: lawset.Offended, before: g.analysed(last.before), provisional: g.cur,
 		touched: last.move.From, recorded: true, recallTo: len(g.moves) - 1, lapseByOffender: true, lapseOnTouch: g.laws.FalseCheckLapsesOnTouch}
 	d.options = []report.Option{{ID: report.OptRecall, Squares: []string{last.move.From.String(), last.move.To.String()}}, {ID: report.OptStand, Squares: []string{last.move.To.String()}}}
 	g.raise(t, d)
@@ -177,7 +177,7 @@ func (g *Game) setupClaim(t time.Duration, side board.Color) bool {
 			}
 		}
 	}
-	a, err := board.Analyse(start)
+	a, err := g.analyses.Analyse(start)
 	if err != nil {
 		return false
 	}

@@ -46,11 +46,13 @@ type record struct {
 	move     board.Move
 	uci      string
 	san      string
-	fen      string
 	legal    bool
 	t        time.Duration
 	comments []string
-	before   *board.Analysis
+	// before is the position the move was made in (its legal moves are
+	// found again when a ruling needs them: a long game keeps a position a
+	// move, not an analysis).
+	before board.Position
 }
 
 // obligation is what the side to move must do with its next move.
@@ -96,8 +98,11 @@ type Game struct {
 	cur     *board.Analysis
 	exp     gesture.Expectation
 	moves   []record
-	keys    []board.RepetitionKey
-	out     []report.Report
+	seen    positions // every position since the start, for repetition
+	// analyses remembers the legal moves of the positions stood in lately
+	// (a repetition, a take-back, a restore costs a look-up).
+	analyses *board.AnalysisCache
+	out      []report.Report
 
 	pending    *decision
 	imposed    *obligation
@@ -172,7 +177,7 @@ func NewGame(opts Options) (*Game, error) {
 		tags[k] = v
 	}
 	opts.Tags = tags // the game's own: SetTag changes it, nobody else
-	g := &Game{opts: opts, laws: opts.Laws, startAt: a}
+	g := &Game{opts: opts, laws: opts.Laws, startAt: a, analyses: board.NewAnalysisCache(64)}
 	g.begin(a)
 	return g, nil
 }
@@ -180,7 +185,7 @@ func NewGame(opts Options) (*Game, error) {
 func (g *Game) begin(a *board.Analysis) {
 	g.cur = a
 	g.moves = nil
-	g.keys = []board.RepetitionKey{a.Position.Key()}
+	g.seen.reset(a.Position.Key())
 	g.pending, g.imposed, g.touched, g.count, g.restored, g.result = nil, nil, nil, nil, nil, nil
 	g.checks, g.falseCheck, g.announce = nil, nil, [2]bool{}
 	g.illegal = [2]int{}
@@ -424,4 +429,17 @@ func party(c board.Color) report.Party {
 		return report.White
 	}
 	return report.Black
+}
+
+// analysed returns p with its legal moves: the current position's analysis
+// when p is the current position, else a new one.
+func (g *Game) analysed(p board.Position) *board.Analysis {
+	if g.cur != nil && g.cur.Position == p {
+		return g.cur
+	}
+	a, err := g.analyses.Analyse(p)
+	if err != nil {
+		return g.cur
+	}
+	return a
 }

@@ -78,7 +78,7 @@ func (g *Game) recordPhysical(t time.Duration, rd *gesture.Reading) {
 		p.FullMove++
 	}
 	p.Castling &= castlingStillPossible(&p)
-	a, err := board.Analyse(p)
+	a, err := g.analyses.Analyse(p)
 	if err != nil {
 		a = before
 	}
@@ -98,7 +98,7 @@ func (g *Game) legalMove(t time.Duration, rd *gesture.Reading) {
 			// queen, so the board is expected to stand as it does.
 			asQueen := m
 			asQueen.Promo = board.Queen
-			prov, err := board.Analyse(a.Position.Apply(asQueen))
+			prov, err := g.analyses.Analyse(a.Position.Apply(asQueen))
 			if err != nil {
 				prov = a
 			}
@@ -160,7 +160,7 @@ func (g *Game) falseMove(t time.Duration, rd *gesture.Reading) {
 		physical.Castling, physical.EnPassant, physical.HalfMoves, physical.FullMove = after.Castling, board.NoSquare, after.HalfMoves, after.FullMove
 		physical.Castling &= castlingStillPossible(&physical)
 	}
-	prov, err := board.Analyse(physical)
+	prov, err := g.analyses.Analyse(physical)
 	if err != nil {
 		prov = a
 	}
@@ -172,7 +172,7 @@ func (g *Game) falseMove(t time.Duration, rd *gesture.Reading) {
 		d.taken = rd.Move.To
 	}
 	if kind == report.KindSuccessive && len(g.moves) > 0 {
-		d.beforeFirst = g.moves[len(g.moves)-1].before
+		d.beforeFirst = g.analysed(g.moves[len(g.moves)-1].before)
 	}
 	if pos.IsCastling(rd.Move) {
 		d.castleKing = rd.Move
@@ -367,7 +367,7 @@ func (g *Game) touchMoveViolation(rd *gesture.Reading) *decision {
 	}
 	newDecision := func(law report.Law, touched, adverse board.Square, ids []report.OptionID) *decision {
 		next := pos.Apply(m)
-		prov, err := board.Analyse(next)
+		prov, err := g.analyses.Analyse(next)
 		if err != nil {
 			prov = a
 		}
@@ -537,20 +537,20 @@ func (g *Game) record(t time.Duration, rd *gesture.Reading, before *board.Analys
 	if legal {
 		san = before.SANAfter(m, g.cur)
 	}
-	rec := record{side: rd.Mover, move: m, uci: m.UCI(), san: san, fen: g.cur.Position.FEN(), legal: legal, t: t, before: before}
+	rec := record{side: rd.Mover, move: m, uci: m.UCI(), san: san, legal: legal, t: t, before: before.Position}
 	g.moves = append(g.moves, rec)
 	g.lastMove, g.hasLast = m, true
-	g.emit(report.Report{Type: report.Move, T: t, Side: rd.Mover.String(), UCI: rec.uci, SAN: san, FEN: rec.fen, Ply: len(g.moves) - 1})
+	g.emit(report.Report{Type: report.Move, T: t, Side: rd.Mover.String(), UCI: rec.uci, SAN: san, FEN: g.cur.Position.FEN(), Ply: len(g.moves) - 1})
 	g.noteCheck(rd.Mover)
 }
 
 func (g *Game) setPosition(p board.Position, before *board.Analysis) {
-	a, err := board.Analyse(p)
+	a, err := g.analyses.Analyse(p)
 	if err != nil {
 		a = before
 	}
 	g.cur = a
-	g.keys = append(g.keys, a.Position.Key())
+	g.seen.push(a.Position.Key())
 	g.exp = gesture.Expectation{Mode: gesture.Play, Analysis: a}
 	g.touched = g.touched[:0]
 }
@@ -567,12 +567,12 @@ func (g *Game) recordStanding(t time.Duration, d *decision) {
 		san = before.Position.RoughSAN(m)
 	}
 	g.cur = d.provisional
-	g.keys = append(g.keys, g.cur.Position.Key())
+	g.seen.push(g.cur.Position.Key())
 	g.exp = gesture.Expectation{Mode: gesture.Play, Analysis: g.cur}
-	rec := record{side: rd.Mover, move: m, uci: m.UCI(), san: san, fen: g.cur.Position.FEN(), legal: rd.Legal, t: t, before: before}
+	rec := record{side: rd.Mover, move: m, uci: m.UCI(), san: san, legal: rd.Legal, t: t, before: before.Position}
 	g.moves = append(g.moves, rec)
 	g.lastMove, g.hasLast = m, true
-	g.emit(report.Report{Type: report.Move, T: t, Side: rd.Mover.String(), UCI: rec.uci, SAN: san, FEN: rec.fen, Ply: len(g.moves) - 1})
+	g.emit(report.Report{Type: report.Move, T: t, Side: rd.Mover.String(), UCI: rec.uci, SAN: san, FEN: g.cur.Position.FEN(), Ply: len(g.moves) - 1})
 	g.noteCheck(rd.Mover)
 }
 
@@ -667,7 +667,7 @@ func (g *Game) apply(t time.Duration, option report.OptionID, by report.Party) {
 			if keep < len(g.moves) {
 				g.moves = g.moves[:keep]
 			}
-			g.keys = g.keys[:min(len(g.keys), keep+1)]
+			g.seen.truncate(keep + 1)
 			g.restoreTo(t, d.before, nil)
 		}
 		return
@@ -688,16 +688,14 @@ func (g *Game) apply(t time.Duration, option report.OptionID, by report.Party) {
 		g.comment(fmt.Sprintf("%s, %s: game annulled", d.kind, d.law))
 		g.restoreTo(t, g.startAt, nil)
 		g.moves = nil
-		g.keys = []board.RepetitionKey{g.startAt.Position.Key()}
+		g.seen.reset(g.startAt.Position.Key())
 		return
 	}
 	target := d.before
 	if (option == report.OptRecall || option == report.OptKing) && d.kind == report.KindSuccessive && d.beforeFirst != nil {
 		target = d.beforeFirst
 		g.moves = g.moves[:len(g.moves)-1]
-		if len(g.keys) > 1 {
-			g.keys = g.keys[:len(g.keys)-1]
-		}
+		g.seen.truncate(g.seen.len() - 1)
 	}
 	var ob *obligation
 	if name, ok := option.TouchedSquare(); ok {

@@ -8,6 +8,7 @@ import (
 	"github.com/boardd/boardd/game/internal/gesture"
 	"github.com/boardd/boardd/lawset"
 	"github.com/boardd/boardd/report"
+	"github.com/boardd/boardd/trace"
 )
 
 // afterMove ends the game where the position calls for it.
@@ -61,19 +62,7 @@ func (g *Game) afterMove(t time.Duration) {
 }
 
 // repetitions counts how often the current position has stood on the board.
-func (g *Game) repetitions() int {
-	if len(g.keys) == 0 {
-		return 0
-	}
-	cur := g.keys[len(g.keys)-1]
-	n := 0
-	for _, k := range g.keys {
-		if k == cur {
-			n++
-		}
-	}
-	return n
-}
+func (g *Game) repetitions() int { return g.seen.current() }
 
 // Finish ends the game with a result decided outside the board (a flag
 // fallen, say), unless it has ended already.
@@ -99,7 +88,7 @@ func (g *Game) onPress(gs gesture.Gesture) {
 		return
 	}
 	switch gs.Button {
-	case "claim":
+	case trace.ButtonClaim:
 		if p := g.pending; p != nil && p.kind == report.KindSetup {
 			return
 		}
@@ -107,9 +96,9 @@ func (g *Game) onPress(gs gesture.Gesture) {
 			return
 		}
 		g.claim(gs.T, gs.Side)
-	case "check":
+	case trace.ButtonCheck:
 		g.onCheckPress(gs.T, gs.Side)
-	case "clock":
+	case trace.ButtonClock:
 		g.clockWithoutMove(gs.T, gs.Side)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"github.com/boardd/boardd/report"
 	"github.com/boardd/boardd/sensor"
 	"github.com/boardd/boardd/timing"
+	"github.com/boardd/boardd/trace"
 )
 
 // Recogniser reads gestures from debounced events. It is driven by one
@@ -535,9 +536,9 @@ func (r *Recogniser) fire(t time.Duration) {
 func (r *Recogniser) Press(t time.Duration, button string, side board.Color) {
 	r.Advance(t)
 	switch button {
-	case "jadoube":
+	case trace.ButtonJadoube:
 		r.jadoubeArmed, r.jadoubeSide, r.jadoubeUntil = true, side, t+r.opts.Jadoube
-	case "clock":
+	case trace.ButtonClock:
 		if !r.syncing {
 			switch {
 			case r.segmented != nil:
