@@ -78,6 +78,9 @@ const (
 	OptPromoteR    OptionID = "promote-r"
 	OptPromoteB    OptionID = "promote-b"
 	OptPromoteN    OptionID = "promote-n"
+	// OptPlaceForgotten: a man left off at the start is set on its square
+	// and play goes on (philidor1825:III).
+	OptPlaceForgotten OptionID = "place-forgotten"
 	// Rulings that are no option offered: a count called, a claim refused.
 	OptCount   OptionID = "count"
 	OptRefused OptionID = "refused"

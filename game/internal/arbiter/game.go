@@ -108,6 +108,9 @@ type Game struct {
 	imposed    *obligation
 	touched    []gesture.TouchMark // unannounced touches of the side to move this turn
 	illegal    [2]int              // fide2023:7.5.5 completed illegal moves
+	// movedSincePress: each side has made a move since it last pressed its
+	// clock (fide2023:6.2.2, 7.5.3).
+	movedSincePress [2]bool
 	count      *countState
 	restored   *restoreState
 	result     *report.Report
@@ -189,6 +192,7 @@ func (g *Game) begin(a *board.Analysis) {
 	g.pending, g.imposed, g.touched, g.count, g.restored, g.result = nil, nil, nil, nil, nil, nil
 	g.checks, g.falseCheck, g.announce = nil, nil, [2]bool{}
 	g.illegal = [2]int{}
+	g.movedSincePress = [2]bool{}
 	g.hasLast = false
 	g.exp = gesture.Expectation{Mode: gesture.Play, Analysis: a}
 }
@@ -264,10 +268,17 @@ func (g *Game) onTouch(gs gesture.Gesture) {
 
 func (g *Game) onAdjust(gs gesture.Gesture) {
 	g.emit(report.Report{Type: report.Adjust, T: gs.T, Side: gs.Side.String(), Square: gs.Square.String(), Announced: gs.Announced})
+	if p := g.pending; p != nil && !p.pre && !p.lapseByOffender && gs.Announced && g.laws.AnnouncedTouchLapses &&
+		gs.Side == p.offender.Other() && gs.Side == g.exp.Analysis.Position.Turn && g.result == nil {
+		if !g.exactOnLapse(gs.T, p) {
+			g.lapse(gs.T)
+		}
+		return
+	}
 	if g.result != nil || gs.Announced || gs.Side != g.cur.Position.Turn || g.pending != nil || g.imposed != nil {
 		return
 	}
-	if !g.laws.UnmovableKingPenalty || g.checkExempt() {
+	if !g.laws.UnmovableKingPenalty || g.checkExempt() || g.misledByFalseCheck(gs.Side) {
 		return
 	}
 	a := g.cur
@@ -275,6 +286,9 @@ func (g *Game) onAdjust(gs gesture.Gesture) {
 	own := gs.Man.Color() == side
 	if own && len(a.MovesFrom(gs.Square)) > 0 {
 		return
+	}
+	if own && g.laws.UnmovableOnlyWhenPinned && !pinned(&a.Position, gs.Square) {
+		return // hemmed in by its own men: no law gives a penalty
 	}
 	if !own && capturable(a, gs.Square) {
 		return
@@ -303,6 +317,25 @@ func (g *Game) onAdjust(gs gesture.Gesture) {
 	}
 	g.imposed = &obligation{side: side, what: report.OptKing, noCastle: g.laws.KingPenaltyNoCastling, law: r.Law, square: kingSq}
 	g.raise(gs.T, d)
+}
+
+// pinned reports whether the man on sq could move by its own powers but
+// for exposing its king: some square it reaches, not held by its own side,
+// that no legal move goes to.
+func pinned(p *board.Position, sq board.Square) bool {
+	man := p.Men[sq]
+	for to := board.Square(0); to < 64; to++ {
+		if to == sq {
+			continue
+		}
+		if t := p.Men[to]; t != board.NoMan && t.Color() == man.Color() {
+			continue
+		}
+		if p.Geometric(board.Move{From: sq, To: to}) {
+			return true
+		}
+	}
+	return false
 }
 
 func capturable(a *board.Analysis, sq board.Square) bool {
@@ -356,7 +389,7 @@ func (g *Game) filter(options []report.OptionID) []report.OptionID {
 
 func (g *Game) chooserName(d *decision) report.Party {
 	switch {
-	case d.chooser == lawset.ByArbiter || g.opts.Tournament && len(d.options) == 1:
+	case d.chooser == lawset.ByArbiter || (g.opts.Tournament || g.laws.NoWaiver) && len(d.options) == 1:
 		return report.Arbiter
 	case d.chooser == lawset.Offender:
 		return party(d.offender)
@@ -397,7 +430,12 @@ func (g *Game) exactOnLapse(t time.Duration, d *decision) bool {
 		g.exp = gesture.Expectation{Mode: gesture.Restore, Analysis: g.startAt}
 		return true
 	}
-	if g.laws.NoWaiver || g.opts.Tournament || d.provisional != nil && !bothKings(&d.provisional.Position) {
+	// The Hastings arrangements forbid waiving a penalty, but IV N.B. has
+	// the adversary claim it before his own next move: a lone penalty was
+	// exacted when it was raised, and an election he did not make before
+	// moving lapses (his move stands). Tournament mode, boardd's own rule,
+	// has the arbiter exact the first penalty and take the reply back.
+	if g.opts.Tournament || d.provisional != nil && !bothKings(&d.provisional.Position) {
 		first := d.options[0].ID
 		if first == report.OptStand || first == report.OptKeepAll {
 			return false
@@ -415,7 +453,11 @@ func (g *Game) lapse(t time.Duration) {
 	if d.lapseByOffender {
 		law = d.law
 	}
-	g.emit(report.Report{Type: report.Ruling, T: t, Option: report.OptStand, By: report.Lapse, Law: law})
+	reason := ""
+	if g.laws.NoWaiver && !d.lapseByOffender {
+		reason = "not claimed before the offended player's own move"
+	}
+	g.emit(report.Report{Type: report.Ruling, T: t, Option: report.OptStand, By: report.Lapse, Law: law, Reason: reason})
 	if d.recorded || d.pre || d.reading == nil {
 		g.comment(fmt.Sprintf("%s, %s: lapsed", d.kind, d.law))
 		return
