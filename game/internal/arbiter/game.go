@@ -104,22 +104,22 @@ type Game struct {
 	analyses *board.AnalysisCache
 	out      []report.Report
 
-	pending    *decision
-	imposed    *obligation
-	touched    []gesture.TouchMark // unannounced touches of the side to move this turn
-	illegal    [2]int              // fide2023:7.5.5 completed illegal moves
+	pending *decision
+	imposed *obligation
+	touched []gesture.TouchMark // unannounced touches of the side to move this turn
+	illegal [2]int              // fide2023:7.5.5 completed illegal moves
 	// movedSincePress: each side has made a move since it last pressed its
 	// clock (fide2023:6.2.2, 7.5.3).
 	movedSincePress [2]bool
-	count      *countState
-	restored   *restoreState
-	result     *report.Report
-	checks     *checkState
-	announce   [2]bool
-	falseCheck *falseCheckState
-	annulled   int
-	lastMove   board.Move
-	hasLast    bool
+	count           *countState
+	restored        *restoreState
+	result          *report.Report
+	checks          *checkState
+	announce        [2]bool
+	falseCheck      *falseCheckState
+	annulled        int
+	lastMove        board.Move
+	hasLast         bool
 	// OnIllegal, when set, is told of each completed illegal move under a
 	// law-set with time penalties (the clock adds time to the opponent).
 	OnIllegal func(t time.Duration, offender board.Color, count int)
