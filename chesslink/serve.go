@@ -33,7 +33,6 @@ type Emulator struct {
 	mu     sync.Mutex
 	sess   *Session
 	shown  []LEDPattern // patterns to hand to opts.ShowLEDs once mu is released
-	deliv  sync.Mutex   // keeps the patterns in order across goroutines
 	opened uint64
 	losses uint64
 }
@@ -66,10 +65,10 @@ func NewEmulator(o Options) *Emulator {
 }
 
 // do runs f on the session under the lock, then hands the LED patterns it
-// set to the board (outside the lock, so ShowLEDs may call back).
+// set to the board, outside the lock so that ShowLEDs may call the
+// Emulator's methods. Only commands set patterns, and only the serving
+// goroutine feeds commands, so the patterns reach ShowLEDs in order.
 func (e *Emulator) do(f func(s *Session, now time.Duration)) {
-	e.deliv.Lock()
-	defer e.deliv.Unlock()
 	e.mu.Lock()
 	f(e.sess, e.clock.Now())
 	shown := e.shown
@@ -101,11 +100,13 @@ func (e *Emulator) LEDs() LEDPattern {
 	return e.sess.LEDs()
 }
 
-// Stats returns the session's counters.
+// Stats returns the session's counters and the port's.
 func (e *Emulator) Stats() Stats {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	return e.sess.Stats()
+	st := e.sess.Stats()
+	st.Opens, st.Losses = e.opened, e.losses
+	return st
 }
 
 func (e *Emulator) wake() {
@@ -122,7 +123,7 @@ func (e *Emulator) wake() {
 // while attempts keep failing. It returns nil when ctx ends.
 func (e *Emulator) Serve(ctx context.Context, path string) error {
 	backoff := e.opts.MinBackoff
-	failing := false
+	failing, quiet := false, false
 	for ctx.Err() == nil {
 		port, err := e.opts.Open(path, e.opts.Baud)
 		if err != nil {
@@ -142,8 +143,11 @@ func (e *Emulator) Serve(ctx context.Context, path string) error {
 		e.mu.Lock()
 		e.opened++
 		e.mu.Unlock()
-		e.log.Info("chesslink: app port open", "path", path, "baud", e.opts.Baud)
+		if !quiet {
+			e.log.Info("chesslink: app port open", "path", path, "baud", e.opts.Baud)
+		}
 		opened := e.clock.Now()
+		commands := e.Stats().Commands
 		err = e.ServeConn(ctx, port)
 		port.Close()
 		if ctx.Err() != nil {
@@ -151,11 +155,20 @@ func (e *Emulator) Serve(ctx context.Context, path string) error {
 		}
 		e.mu.Lock()
 		e.losses++
-		stats := e.sess.String()
+		st := e.sess.Stats()
+		summary := e.sess.String()
 		e.mu.Unlock()
-		e.log.Warn("chesslink: app port lost; reopening", "path", path, "err", err, "stats", stats)
-		if e.clock.Now()-opened > e.opts.MaxBackoff {
-			backoff = e.opts.MinBackoff
+		// A port that fails again at once with no app heard on it (a gadget
+		// port whose host is gone) is logged once, then at debug level.
+		switch {
+		case st.Commands > commands || e.clock.Now()-opened > e.opts.MaxBackoff:
+			e.log.Warn("chesslink: app port lost; reopening", "path", path, "err", err, "stats", summary)
+			backoff, quiet = e.opts.MinBackoff, false
+		case !quiet:
+			e.log.Warn("chesslink: app port fails as soon as it opens; retrying with backoff", "path", path, "err", err)
+			quiet = true
+		default:
+			e.log.Debug("chesslink: app port still failing", "path", path, "err", err, "next", backoff)
 		}
 		if !sleep(ctx, backoff) {
 			break

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"strings"
@@ -176,7 +178,12 @@ type emulator struct {
 func startEmulator(t *testing.T, link string, o Options) *emulator {
 	t.Helper()
 	e := &emulator{leds: make(chan LEDPattern, 64)}
-	o.ShowLEDs = func(p LEDPattern) { e.leds <- p }
+	o.ShowLEDs = func(p LEDPattern) {
+		if got := e.Emulator.LEDs(); got != p { // calling back must not deadlock
+			t.Errorf("LEDs() during ShowLEDs is not the pattern shown")
+		}
+		e.leds <- p
+	}
 	o.MinBackoff, o.MaxBackoff = 5*time.Millisecond, 50*time.Millisecond
 	e.Emulator = NewEmulator(o)
 	ctx, cancel := context.WithCancel(context.Background())
@@ -472,11 +479,8 @@ func TestAppReconnects(t *testing.T) {
 	if got := e.LEDs(); squareNames(got.Lit()) != "c3" {
 		t.Errorf("the LEDs were lost: %q", squareNames(got.Lit()))
 	}
-	e.mu.Lock()
-	opened, losses := e.opened, e.losses
-	e.mu.Unlock()
-	if opened < 2 || losses < 1 {
-		t.Errorf("opened %d, lost %d: the port was not reopened", opened, losses)
+	if st := e.Stats(); st.Opens < 2 || st.Losses < 1 {
+		t.Errorf("opened %d, lost %d: the port was not reopened", st.Opens, st.Losses)
 	}
 }
 
@@ -487,5 +491,47 @@ func TestServeStopsWithContext(t *testing.T) {
 	defer cancel()
 	if err := e.Serve(ctx, "/nonexistent"); err != nil {
 		t.Errorf("Serve returned %v, want nil when ctx ends", err)
+	}
+}
+
+// deadPort fails every read at once: a gadget port whose host has gone.
+type deadPort struct{}
+
+func (deadPort) Read([]byte) (int, error)    { return 0, io.EOF }
+func (deadPort) Write(b []byte) (int, error) { return len(b), nil }
+func (deadPort) Close() error                { return nil }
+
+// warnings counts log records at warning level and above.
+type warnings struct {
+	mu   sync.Mutex
+	msgs []string
+}
+
+func (w *warnings) Enabled(_ context.Context, l slog.Level) bool { return l >= slog.LevelWarn }
+func (w *warnings) Handle(_ context.Context, r slog.Record) error {
+	w.mu.Lock()
+	w.msgs = append(w.msgs, r.Message)
+	w.mu.Unlock()
+	return nil
+}
+func (w *warnings) WithAttrs([]slog.Attr) slog.Handler { return w }
+func (w *warnings) WithGroup(string) slog.Handler      { return w }
+
+// TestServeQuietWhileThePortKeepsFailing: a port that fails as soon as it
+// opens, over and over, is warned about once, not at every attempt.
+func TestServeQuietWhileThePortKeepsFailing(t *testing.T) {
+	var w warnings
+	e := NewEmulator(Options{MinBackoff: time.Millisecond, MaxBackoff: 4 * time.Millisecond, Logger: slog.New(&w),
+		Open: func(string, int) (Port, error) { return deadPort{}, nil }})
+	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
+	defer cancel()
+	e.Serve(ctx, "/dev/ttyGS0")
+	if st := e.Stats(); st.Opens < 5 {
+		t.Fatalf("only %d attempts", st.Opens)
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if len(w.msgs) != 1 || w.msgs[0] != "chesslink: app port fails as soon as it opens; retrying with backoff" {
+		t.Errorf("warnings %q", w.msgs)
 	}
 }

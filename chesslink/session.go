@@ -116,9 +116,10 @@ type Options struct {
 	// ResetDelay is how long T leaves the board deaf and silent
 	// (DefaultResetDelay if zero).
 	ResetDelay time.Duration
-	// ShowLEDs is told every LED pattern the app sets: after L, and a dark
-	// one after X and T. It runs on the caller's goroutine (the Emulator's
-	// serving goroutine) and must not block.
+	// ShowLEDs is told every LED pattern the app sets: after L, a dark one
+	// after X and T, and the pattern again when the brightness register
+	// changes. It runs on the goroutine feeding the session (an Emulator's
+	// serving goroutine, with no lock held) and should return promptly.
 	ShowLEDs func(LEDPattern)
 	// Logger receives dropped messages (at debug level) and, for an
 	// Emulator, ports opened and lost (discarded if nil).
@@ -147,6 +148,8 @@ type Stats struct {
 	RepliesLost uint64 // replies dropped for a backlog the app did not read
 	Resets      uint64 // T commands
 	Deaf        uint64 // bytes ignored while resetting
+	Opens       uint64 // an Emulator's port opened
+	Losses      uint64 // an Emulator's port failed or vanished
 }
 
 // Session is the board's end of the protocol for one app: it answers
