@@ -242,7 +242,7 @@ func (e *Emulator) ServeConn(ctx context.Context, conn io.ReadWriter) error {
 		}
 	}()
 
-	e.do(func(s *Session, now time.Duration) { s.ResetInput(); s.Advance(now) })
+	e.do(func(s *Session, now time.Duration) { s.Reconnect(); s.Advance(now) })
 	var buf []byte // owned by the writer while writing
 	writing := false
 	timer := time.NewTimer(time.Hour)

@@ -467,6 +467,12 @@ func TestAppReconnects(t *testing.T) {
 	}
 	time.Sleep(100 * time.Millisecond) // a few failed attempts to reopen
 	app2 := newFakeApp(t, link)
+	// Nothing meant for the first app reaches the second: the status
+	// reporting the change made while no port was open went into the void,
+	// as a board's line sends with nobody listening; the new app asks.
+	if n := app2.silence(150 * time.Millisecond); n != 0 {
+		t.Errorf("%d statuses queued for the old connection reached the new one", n)
+	}
 	app2.send("V")
 	app2.expect("v0103")
 	app2.send("R02")

@@ -271,9 +271,14 @@ func (s *Session) SetPlacement(now time.Duration, men [64]board.Man) error {
 	return nil
 }
 
-// ResetInput forgets a message in progress: the port was reopened and
-// whatever came before belongs to another connection.
-func (s *Session) ResetInput() { s.dec.Reset() }
+// Reconnect forgets a message half received and the output not yet taken:
+// the port was reopened, and what came and what waited belong to a
+// connection that is gone (a board's line sends into the void while nobody
+// listens).
+func (s *Session) Reconnect() {
+	s.dec.Reset()
+	s.out = s.out[:0]
+}
 
 // Receive reads bytes from the app, answering each good command.
 func (s *Session) Receive(now time.Duration, p []byte) {
