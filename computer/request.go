@@ -58,7 +58,7 @@ func prepare(req Request, prev *game) (*game, error) {
 		a    *board.Analysis
 		from int
 	)
-	if prev != nil && (startFEN == prev.startFEN || req.StartFEN == "" && prev.startFEN == board.StartFEN) && isPrefix(prev.moves, req.Moves) {
+	if prev != nil && startFEN == prev.startFEN && isPrefix(prev.moves, req.Moves) {
 		g.startFEN = prev.startFEN
 		g.moves = append(g.moves, prev.moves...)
 		a, from = prev.final, len(prev.moves)

@@ -24,7 +24,7 @@ import (
 // deadline on the injected clock, or for the caller's cancellation. A call
 // abandoned that way leaves the library holding its lock and its goroutine
 // parked on the dead pipe for good: the session is then killed and never used
-// again (a few kilobytes per fault, and faults are bounded by the restarts).
+// again (a few kilobytes for each such fault).
 type session struct {
 	path   string
 	eng    *uci.Engine
@@ -40,6 +40,7 @@ type session struct {
 	options engineOptions     // what it advertised
 	applied map[string]string // option values sent this session, by lower-case name
 	game    *game             // the game the engine was last given
+	last    *pending          // the last call launched
 }
 
 // pending is a call into the library running on its own goroutine.
@@ -51,6 +52,7 @@ type pending struct {
 // launch starts cmds through the library.
 func (s *session) launch(cmds ...uci.Cmd) *pending {
 	c := &pending{done: make(chan struct{})}
+	s.last = c
 	go func() {
 		c.err = s.eng.Run(cmds...)
 		close(c.done)
@@ -218,9 +220,18 @@ func (e engineOptions) String() string {
 }
 
 // kill ends s's process at once. A call still pending in the library stays
-// parked (see session).
+// parked (see session); when none is, the library's Close releases its pipes
+// and goroutines.
 func (s *session) kill() {
 	_ = s.proc.Kill() // an error means the process has already ended
+	if s.last != nil {
+		select {
+		case <-s.last.done:
+		default:
+			return
+		}
+	}
+	go func() { _ = s.eng.Close() }() // one write to a dead pipe, then the pipes close
 }
 
 // quit ends s's process politely when no call is pending: "quit", and a
@@ -240,7 +251,6 @@ func (p *Player) quit(s *session) {
 			}
 			release()
 		}
-		s.kill()
 	}
-	go func() { _ = s.eng.Close() }() // one write to a dead pipe, then the pipes close
+	s.kill()
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"os"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -175,11 +176,13 @@ func TestStockfishNameAndLevel(t *testing.T) {
 // started again and given the position again; the reply says what happened.
 func TestStockfishKilledMidSearch(t *testing.T) {
 	p := startPlayer(t, Options{Path: stockfish(t), Level: Level{Strength: StrengthFull, Limit: Limit{MoveTime: 3 * time.Second}}, MinBackoff: time.Millisecond})
-	// The player's goroutine owns the session; this test reads its pid
-	// before asking, while the worker is idle.
-	pid := p.sess.proc.Pid
+	// The player's goroutine owns the session; this test reads its pid and
+	// transcript before asking, while the worker is idle.
+	pid, tap := p.sess.proc.Pid, p.sess.tap
 	ch := p.Think(context.Background(), Request{Moves: []string{"d2d4"}})
-	time.Sleep(300 * time.Millisecond) // inside the 3s search
+	for !slices.ContainsFunc(tap.lastLines(), func(l string) bool { return strings.HasPrefix(l, "info depth") }) {
+		time.Sleep(5 * time.Millisecond) // until the search is under way
+	}
 	if err := syscall.Kill(pid, syscall.SIGKILL); err != nil {
 		t.Fatal(err)
 	}
