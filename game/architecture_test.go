@@ -90,8 +90,8 @@ func TestNoLawSetBranchesOutsideTheLawSets(t *testing.T) {
 func TestReportTypesAreTyped(t *testing.T) {
 	literal := regexp.MustCompile(`(Type:\s*|\.Type\s*(==|!=)\s*)"(touch|adjust|move|irregularity|ruling|mismatch|synced|result|clock|end|press)"`)
 	for path, src := range moduleFiles(t) {
-		if strings.HasPrefix(path, "report/") {
-			continue
+		if strings.HasPrefix(path, "report/") || !strings.Contains(src, `"github.com/boardd/boardd/report"`) {
+			continue // the encoding itself, or code that knows no reports (other protocols have types of their own)
 		}
 		for i, line := range strings.Split(src, "\n") {
 			if literal.MatchString(line) {

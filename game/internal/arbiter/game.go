@@ -108,6 +108,10 @@ type Game struct {
 	imposed *obligation
 	touched []gesture.TouchMark // unannounced touches of the side to move this turn
 	illegal [2]int              // fide2023:7.5.5 completed illegal moves
+	// remote: the side is played from off the board (an engine, an online
+	// opponent); awaiting is its announced move, not yet carried out.
+	remote   [2]bool
+	awaiting *board.Move
 	// movedSincePress: each side has made a move since it last pressed its
 	// clock (fide2023:6.2.2, 7.5.3).
 	movedSincePress [2]bool
@@ -193,6 +197,7 @@ func (g *Game) begin(a *board.Analysis) {
 	g.checks, g.falseCheck, g.announce = nil, nil, [2]bool{}
 	g.illegal = [2]int{}
 	g.movedSincePress = [2]bool{}
+	g.awaiting = nil
 	g.hasLast = false
 	g.exp = gesture.Expectation{Mode: gesture.Play, Analysis: a}
 }
@@ -261,7 +266,7 @@ func (g *Game) onTouch(gs gesture.Gesture) {
 			}
 		}
 	}
-	if gs.Side == g.cur.Position.Turn {
+	if gs.Side == g.cur.Position.Turn && !g.remote[gs.Side] {
 		g.touched = append(g.touched, gesture.TouchMark{T: gs.T, Square: gs.Square, Man: gs.Man})
 	}
 }
@@ -275,7 +280,7 @@ func (g *Game) onAdjust(gs gesture.Gesture) {
 		}
 		return
 	}
-	if g.result != nil || gs.Announced || gs.Side != g.cur.Position.Turn || g.pending != nil || g.imposed != nil {
+	if g.result != nil || gs.Announced || gs.Side != g.cur.Position.Turn || g.pending != nil || g.imposed != nil || g.remote[gs.Side] {
 		return
 	}
 	if !g.laws.UnmovableKingPenalty || g.checkExempt() || g.misledByFalseCheck(gs.Side) {
@@ -393,6 +398,8 @@ func (g *Game) chooserName(d *decision) report.Party {
 		return report.Arbiter
 	case d.chooser == lawset.Offender:
 		return party(d.offender)
+	case g.remote[d.offender.Other()]:
+		return report.Arbiter // nobody at the board chooses for a remote side
 	}
 	return party(d.offender.Other())
 }
@@ -403,6 +410,9 @@ func (g *Game) raise(t time.Duration, d *decision) {
 	g.emit(report.Report{Type: report.Irregularity, T: t, Kind: d.kind, Law: d.law, Offender: d.offender.String(), Chooser: g.chooserName(d), Options: d.options})
 	if len(d.options) == 1 && (d.chooser == lawset.ByArbiter || g.laws.NoWaiver || g.opts.Tournament) {
 		g.apply(t, d.options[0].ID, report.Arbiter)
+		return
+	}
+	if g.exactForRemote(t, d) {
 		return
 	}
 	if !d.pre {

@@ -44,6 +44,12 @@ func (g *Game) onMove(gs gesture.Gesture) {
 			// open and this move is judged from the position as it stands.
 		}
 	}
+	if g.remote[g.cur.Position.Turn] && (rd.Mover == g.cur.Position.Turn || rd.AdverseMan) {
+		// The remote side's move, carried out by the player.
+		g.touched = g.touched[:0]
+		g.carried(t, rd)
+		return
+	}
 	if rd.Legal && g.cur.Position.Men[rd.Move.To].Kind() == board.King {
 		// A king left in a check nobody called (a code that lets it be
 		// ignored) can stand en prise, and the rules library then offers
