@@ -103,7 +103,7 @@ type Game struct {
 	fault    bool
 	begun    bool
 
-	hint     *board.Move // a move suggested to the player, until a move is made
+	hint *board.Move // a move suggested to the player, until a move is made
 
 	// version counts the changes anyone outside could see; the snapshot
 	// is built again only when it has moved.
