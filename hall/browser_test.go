@@ -45,11 +45,12 @@ func page(t *testing.T, url string) context.Context {
 	return ctx
 }
 
-// phonePage opens url as page does, on a 390 px phone in mobile emulation.
-func phonePage(t *testing.T, url string) context.Context {
+// phonePage opens url as page does, width px wide in mobile emulation (a
+// 390 px phone, a tablet).
+func phonePage(t *testing.T, url string, width int64) context.Context {
 	t.Helper()
 	ctx := browser.Context(t)
-	if err := chromedp.Do(ctx, chromedp.EmulateViewport(390, 844, chromedp.EmulateScale(2), chromedp.EmulateMobile), chromedp.Navigate(url)); err != nil {
+	if err := chromedp.Do(ctx, chromedp.EmulateViewport(width, 844, chromedp.EmulateScale(2), chromedp.EmulateMobile), chromedp.Navigate(url)); err != nil {
 		t.Fatal(err)
 	}
 	return ctx
@@ -189,7 +190,10 @@ func TestBrowserHall(t *testing.T) {
 	}
 	fits(t, grid, "the grid at 1280 px")
 	snap(t, grid, "hall-grid.png")
-	phone := phonePage(t, hs.URL+"/")
+	tablet := phonePage(t, hs.URL+"/", 768)
+	until(t, tablet, "three cards on the tablet", `document.querySelectorAll('#grid .card').length === 3`)
+	fits(t, tablet, "the grid on a 768 px tablet")
+	phone := phonePage(t, hs.URL+"/", 390)
 	until(t, phone, "three cards on the phone", `document.querySelectorAll('#grid .card').length === 3 && `+card("b1", `.dataset.pending === 'black'`))
 	fits(t, phone, "the grid on a 390 px phone")
 	if got := evalString(t, phone, `String(new Set(Array.from(document.querySelectorAll('.card')).map(c => c.getBoundingClientRect().top)).size)`); got != "2" {
