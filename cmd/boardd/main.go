@@ -43,7 +43,7 @@ func commands() []command {
 		{"pgn", "print the current or a finished game as PGN", runPGN},
 		{"fen", "print the current position as FEN", runFEN},
 		{"hall", "serve the club hall: every board at once, rulings, live broadcast", runHall},
-		{"version", "print boardd's version, commit and build date", runVersion},
+		{"version", "print boardd's version, the commit it was built from and its date", runVersion},
 	}
 }
 

@@ -38,7 +38,7 @@
   const manName = (letter) => letter && PIECE[letter.toLowerCase()] ? `${side(letter)} ${PIECE[letter.toLowerCase()]}` : 'man';
   const kindText = (k) => k === 'touch-move' ? k : String(k || '').replace(/-/g, ' ');
   const chooserName = (c) => c === 'arbiter' ? 'the arbiter' : cap(c);
-  const words = (id) => optionWords[id] || id;
+  const words = (id) => optionWords[id] || (/^move-touched-[a-h][1-8]$/.test(id) ? `He must move the man on ${id.slice(-2)}` : id);
   const api = (path) => `/api/boards/${encodeURIComponent(boardId)}/${path}`;
 
   function svg(name, attrs, parent) {
