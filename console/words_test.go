@@ -96,3 +96,16 @@ func TestWordsOverHTTP(t *testing.T) {
 		t.Errorf("spectator ruling in a Sarratt game: %d %q: want 401 citing no law", status, msg)
 	}
 }
+
+// BenchmarkWithWords measures the words put on a pending choice, which the
+// server does for every state it sends while a choice waits.
+func BenchmarkWithWords(b *testing.B) {
+	p := &Pending{Kind: report.KindTouchMove, Options: []report.Option{
+		{ID: report.OptStand, Squares: []string{"g1", "e4"}},
+		{ID: report.OptMoveTouched, Squares: []string{"g1", "f3", "h3"}},
+	}}
+	b.ReportAllocs()
+	for b.Loop() {
+		withWords(p, board.StartFEN)
+	}
+}
