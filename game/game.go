@@ -40,9 +40,11 @@ import (
 const (
 	DefaultDebounce = debounce.Default // a square's reading must hold this long
 	DefaultSettle   = gesture.DefaultSettle
-	DefaultOpenWait = gesture.DefaultOpenWait
-	DefaultJadoube  = gesture.DefaultJadoube
-	DefaultBump     = gesture.DefaultBump
+	// DefaultQuickSettle is the settle time of a move nothing can extend.
+	DefaultQuickSettle = gesture.DefaultQuickSettle
+	DefaultOpenWait    = gesture.DefaultOpenWait
+	DefaultJadoube     = gesture.DefaultJadoube
+	DefaultBump        = gesture.DefaultBump
 )
 
 // Timing tunes how the hands are read. Zero values take the defaults.
@@ -53,6 +55,10 @@ type Timing struct {
 	// Settle: how long the board must stay still, with the men consistent
 	// with one legal move, before the move counts as made (DefaultSettle).
 	Settle time.Duration
+	// QuickSettle: how long the board must stay still after a legal move
+	// that nothing can still extend (a knight's move, a slider stopped by
+	// the edge, ...) before it counts (DefaultQuickSettle; negative: Settle).
+	QuickSettle time.Duration
 	// OpenWait: how long a reading that can still grow into a longer legal
 	// move is kept open, and how long a false move must stand before it is
 	// reported (DefaultOpenWait).
@@ -193,7 +199,7 @@ func StartPosition(o Options) (board.Position, error) {
 func (g *Game) gestureOptions() gesture.Options {
 	t := g.opts.Timing
 	return gesture.Options{
-		Settle: t.Settle, OpenWait: t.OpenWait, Jadoube: t.Jadoube, Bump: t.Bump,
+		Settle: t.Settle, QuickSettle: t.QuickSettle, OpenWait: t.OpenWait, Jadoube: t.Jadoube, Bump: t.Bump,
 		RookFirstCastling: g.laws.RookFirstCastling,
 		MoveNeedsClock:    g.tk != nil && g.laws.ClockCompletesIllegalMove,
 	}

@@ -490,7 +490,7 @@ func (g *Game) touchMoveViolation(rd *gesture.Reading) *decision {
 	var order []board.Square
 	seen := board.Occupancy(0)
 	for _, tm := range rd.Touches {
-		if tm.Announced || tm.Bump || !tm.Square.Valid() || seen.Has(tm.Square) || tm.Man == board.NoMan {
+		if tm.Announced || tm.Bump || tm.Nudge || !tm.Square.Valid() || seen.Has(tm.Square) || tm.Man == board.NoMan {
 			continue
 		}
 		seen = seen.With(tm.Square)

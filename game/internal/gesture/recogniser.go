@@ -49,6 +49,14 @@ type Recogniser struct {
 	syncAt    time.Duration
 	reported  [2]board.Occupancy // the last mismatch reported (missing, extra)
 	segmented *segmentation
+
+	// justMoved is the last move completed: a lift of its man within the
+	// full settle time of a quick confirmation is its own side's nudge.
+	justMoved struct {
+		to    board.Square
+		mover board.Color
+		until time.Duration // the end of the nudge window
+	}
 }
 
 // segmentation is a reading of one episode as two moves: the mover's, then
@@ -241,7 +249,11 @@ func (r *Recogniser) playEvent(e sensor.Event) {
 			side = r.jadoubeSide
 			r.jadoubeArmed = false
 		}
-		mark := TouchMark{T: e.T, Square: e.Square, Man: man, Announced: announced}
+		nudge := !announced && e.Square == r.justMoved.to && e.T < r.justMoved.until && man.Color() == r.justMoved.mover
+		if nudge {
+			side = r.justMoved.mover
+		}
+		mark := TouchMark{T: e.T, Square: e.Square, Man: man, Announced: announced, Nudge: nudge}
 		r.marks = append(r.marks, mark)
 		if !announced {
 			r.emit(Gesture{Kind: Touch, T: e.T, Side: side, Square: e.Square, Man: man})
@@ -487,8 +499,11 @@ func (r *Recogniser) rest(t time.Duration) {
 		}
 		seen = seen.With(m.Square)
 		side := pos.Turn
-		if m.Announced {
+		switch {
+		case m.Announced:
 			side = r.jadoubeSide // the side whose press announced it
+		case m.Nudge:
+			side = r.justMoved.mover
 		}
 		r.emit(Gesture{Kind: Adjust, T: t, Side: side, Square: m.Square, Man: m.Man, Announced: m.Announced})
 		if r.syncing {
@@ -512,6 +527,9 @@ func (r *Recogniser) schedule() {
 	switch r.cur.cls {
 	case classLegal:
 		r.deadline = r.lastEvent + r.opts.Settle
+		if r.final() {
+			r.deadline = r.lastEvent + r.opts.QuickSettle
+		}
 	case classPromoUnnamed:
 		if r.opts.MoveNeedsClock {
 			// Where a clock completes only false moves, a legal promotion
@@ -704,6 +722,12 @@ func (r *Recogniser) commit(t time.Duration, rd *Reading, cur reading) {
 	mover := rd.Mover
 	promoted := r.exp.Analysis.Position.IsPromotion(rd.Move)
 	r.promo[mover] = board.NoKind
+	r.justMoved.to, r.justMoved.mover, r.justMoved.until = rd.Move.To, mover, t
+	if rd.CompletedBy == BySettle && r.opts.QuickSettle < r.opts.Settle {
+		// Confirmed quickly: until the full settle time would have run, a
+		// hand centring the man just moved is its own side's.
+		r.justMoved.until = t + r.opts.Settle - r.opts.QuickSettle
+	}
 	r.turnTouches = r.turnTouches[:0]
 	r.resetEpisode()
 	r.exchange.active = false
@@ -809,4 +833,59 @@ func (r *Recogniser) emit(g Gesture) {
 	if exp.Mode != r.exp.Mode || exp.Analysis != r.exp.Analysis {
 		r.expect(g.T, exp)
 	}
+}
+
+// final reports whether the reading in hand is a legal move nothing can
+// still extend: a quiet move, no man in hand, no castling, en passant or
+// promotion, made by a man that cannot be passing through the square it
+// stands on (a slide stopped for a moment on the way, a king or pawn's
+// first step of two). Such a move may be confirmed after QuickSettle.
+func (r *Recogniser) final() bool {
+	cur := &r.cur
+	a := r.exp.Analysis
+	pos := &a.Position
+	m := cur.move
+	if cur.cls != classLegal || cur.displaced != 0 || len(r.events) > 2 || r.segmented != nil {
+		return false
+	}
+	if pos.Men[m.To] != board.NoMan || pos.IsEnPassant(m) || pos.IsCastling(m) || pos.IsPromotion(m) {
+		return false
+	}
+	man := pos.Men[m.From]
+	df, dr := sign(m.To.File()-m.From.File()), sign(m.To.Rank()-m.From.Rank())
+	switch man.Kind() {
+	case board.Knight:
+		return true
+	case board.King:
+		// A king stepping toward a rook it may castle with may be on its
+		// way to castling.
+		for _, lm := range a.MovesFrom(m.From) {
+			if pos.IsCastling(lm) && sign(lm.To.File()-m.From.File()) == df && dr == 0 {
+				return false
+			}
+		}
+		return true
+	case board.Pawn:
+		// A pawn's single step from its start may be the first half of its
+		// double step.
+		return !a.IsLegal(board.Move{From: m.From, To: board.NewSquare(m.To.File(), m.To.Rank()+dr)})
+	case board.Bishop, board.Rook, board.Queen:
+		f, rk := m.To.File()+df, m.To.Rank()+dr
+		if f < 0 || f > 7 || rk < 0 || rk > 7 {
+			return true // the edge of the board
+		}
+		next := pos.Men[board.NewSquare(f, rk)]
+		return next != board.NoMan && next.Color() == man.Color() // its own man stops it
+	}
+	return false
+}
+
+func sign(v int) int {
+	switch {
+	case v < 0:
+		return -1
+	case v > 0:
+		return 1
+	}
+	return 0
 }
