@@ -495,7 +495,7 @@ func (j *Journal) ReadFrom(seq uint64, fn func(Record) error) error {
 			if r.text == nil {
 				continue
 			}
-			if err := give(r.text); err != nil {
+			if err := give(r.record()); err != nil {
 				return err
 			}
 		}

@@ -79,11 +79,21 @@ func parseHex(h []byte) (uint32, bool) {
 // checksum holds, and returns its record: the JSON object without the
 // checksum.
 func verify(line []byte) ([]byte, bool) {
+	body, ok := checked(line)
+	if !ok {
+		return nil, false
+	}
+	return record(body), true
+}
+
+// checked is verify without the copy: it returns the checksummed part of
+// the line, the record but for its closing brace.
+func checked(line []byte) ([]byte, bool) {
 	body, sum, ok := unseal(line)
 	if !ok || checksum(body) != sum {
 		return nil, false
 	}
-	return record(body), true
+	return body, true
 }
 
 // record closes a checksummed body into its JSON object (a copy).

@@ -75,7 +75,8 @@ type Options struct {
 	// write faults, once per episode; nil discards.
 	Logger *slog.Logger
 
-	fs fileSystem // nil: the operating system's
+	fs         fileSystem // nil: the operating system's
+	maxBacklog int64      // zero: MaxBacklog
 }
 
 // Journal appends to the journal of the game in progress. Appends come from
@@ -144,6 +145,9 @@ func Open(opts Options) (*Journal, *Game, error) {
 	}
 	if opts.ArchiveCap <= 0 {
 		opts.ArchiveCap = DefaultArchiveCap
+	}
+	if opts.maxBacklog <= 0 {
+		opts.maxBacklog = MaxBacklog
 	}
 	log := opts.Logger
 	if log == nil {
@@ -383,7 +387,10 @@ func (j *Journal) begin(t time.Duration, h Header, sp *split) (Header, error) {
 	}
 	j.buf = buf
 	j.start = t
-	return h, j.append(true, sp)
+	if err := j.append(true, sp); errors.Is(err, ErrBacklogFull) {
+		return h, err
+	}
+	return h, nil // a write that failed waits in the backlog (Fault)
 }
 
 // Restart replaces the journal of the game in progress with a new one for
@@ -445,7 +452,7 @@ func (j *Journal) append(sync bool, sp *split) error {
 	if n := len(j.queue); j.head < n && &j.queue[n-1].data[0] == &j.buf[0] {
 		j.queue[n-1].data = append([]byte(nil), j.buf...)
 	}
-	if j.backlog > MaxBacklog {
+	if j.backlog > j.opts.maxBacklog {
 		j.frozen = true
 		j.setFault(ErrBacklogFull)
 	}

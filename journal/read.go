@@ -101,7 +101,7 @@ func parse(path string, data []byte) (*Game, error) {
 		var rec Record
 		err := s.err
 		if err == nil {
-			rec, err = parseRecord(s.text)
+			rec, err = parseRecord(s.record())
 		}
 		if err == nil && rec.Seq <= lastSeq {
 			err = fmt.Errorf("seq %d does not follow %d", rec.Seq, lastSeq)

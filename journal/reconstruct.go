@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/boardd/boardd/board"
+	"github.com/boardd/boardd/game"
 	"github.com/boardd/boardd/report"
 	"github.com/boardd/boardd/trace"
 )
@@ -25,14 +26,35 @@ func guessInputs(records []Record, at int, damaged []byte) []trace.Line {
 	if at < len(records) && records[at].Seq != seq+1 {
 		return nil // no sequence number free: the damaged line was no record of this game
 	}
+	// The input came after the record before the gap and before the one
+	// after it; a report it made carries its time, a move its time and the
+	// settle time the hands are given.
+	settle := game.DefaultSettle
+	if h := records[0].Header; h != nil && h.Settle > 0 {
+		settle = h.Settle
+	}
 	times := []time.Duration{prev.T}
-	if at < len(records) {
-		times = append(times, records[at].T)
+	addTime := func(t time.Duration) {
+		if t < prev.T || at < len(records) && t > records[at].T {
+			return
+		}
+		for _, have := range times {
+			if have == t {
+				return
+			}
+		}
+		times = append(times, t)
+	}
+	for _, r := range records[at:min(at+3, len(records))] {
+		addTime(r.T)
+		if r.Kind == KindReport && r.Report.Type == report.Move {
+			addTime(r.T - settle)
+		}
 	}
 	if m := legibleTime.FindSubmatch(damaged); m != nil {
 		if ms, err := strconv.ParseFloat(string(m[1]), 64); err == nil && ms >= 0 && ms <= float64(trace.MaxT/time.Millisecond) {
 			if t := fromMS(ms); t >= prev.T && (at == len(records) || t <= records[at].T) {
-				times = append([]time.Duration{t}, times...)
+				times = append([]time.Duration{t}, times...) // tried first
 			}
 		}
 	}

@@ -223,3 +223,28 @@ func BenchmarkReplay(b *testing.B) {
 		}
 	}
 }
+
+// TestControlCharactersAreEscaped: what the console's input API takes (an
+// option id, a tag's value) may hold control characters and DEL; they are
+// written as JSON escapes, so the next start reads the line.
+func TestControlCharactersAreEscaped(t *testing.T) {
+	in := trace.Line{T: time.Second, Kind: trace.Choose, Option: "x\x01\x7f\"\\\n", Side: trace.SideWhite}
+	line := AppendInput(nil, 9, in)
+	tag := AppendTag(nil, time.Second, 10, "Site", "Caf\x00é\x1b[2J")
+	for _, l := range [][]byte{line, tag} {
+		for _, b := range l[:len(l)-1] {
+			if b < 0x20 || b == 0x7f {
+				t.Errorf("a raw control character in %q", l)
+			}
+		}
+	}
+	r, err := ParseRecord(line[:len(line)-1])
+	in.Seq = 9
+	if err != nil || r.Input != in {
+		t.Errorf("read back as %+v, %v; want %+v", r.Input, err, in)
+	}
+	r, err = ParseRecord(tag[:len(tag)-1])
+	if err != nil || r.Value != "Caf\x00é\x1b[2J" {
+		t.Errorf("tag read back as %q, %v", r.Value, err)
+	}
+}

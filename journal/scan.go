@@ -12,9 +12,20 @@ import (
 type scanned struct {
 	line       int    // its line number in the file, from 1
 	start, end int    // its bytes in the file (end past its newline)
-	text       []byte // the record's JSON object, without the checksum; nil when damaged
-	legacy     bool   // a line without a checksum, from before boardd wrote them
+	// text is the record's checksummed part (its JSON object but for the
+	// closing brace), or a line without a checksum whole (legacy); nil
+	// when damaged.
+	text   []byte
+	legacy bool // a line without a checksum, from before boardd wrote them
 	err        error  // why it could not be read, when text is nil
+}
+
+// record returns the record's JSON object.
+func (s *scanned) record() []byte {
+	if s.legacy {
+		return s.text
+	}
+	return record(s.text)
 }
 
 // fix is a repair to make on disk: data written at off puts back what was
@@ -44,7 +55,7 @@ type scan struct {
 // boardd) until the first line that has one. A last line with no newline is
 // a write cut short (a power cut): it is the tail, unless it is whole.
 func scanFile(data []byte) *scan {
-	sc := &scan{tail: -1}
+	sc := &scan{tail: -1, recs: make([]scanned, 0, bytes.Count(data, []byte{'\n'})+1)}
 	sealedSeen := false
 	no := 0
 	for off := 0; off < len(data); {
@@ -53,11 +64,11 @@ func scanFile(data []byte) *scan {
 		if nl < 0 {
 			// The last line, without its newline.
 			seg := data[off:]
-			if text, ok := verify(seg); ok {
+			if text, ok := checked(seg); ok {
 				// Whole but for its newline.
 				sc.recs = append(sc.recs, scanned{line: no, start: off, end: len(data) + 1, text: text})
 				sc.fixes = append(sc.fixes, fix{off: len(data), data: []byte{'\n'}, line: no, what: "its newline was missing"})
-			} else if text, ok := verify(seg[:len(seg)-1]); ok {
+			} else if text, ok := checked(seg[:len(seg)-1]); ok {
 				// Its newline damaged.
 				sc.recs = append(sc.recs, scanned{line: no, start: off, end: len(data), text: text})
 				sc.fixes = append(sc.fixes, fix{off: len(data) - 1, data: []byte{'\n'}, line: no, what: "its newline read " + byteName(seg[len(seg)-1])})
@@ -80,7 +91,7 @@ func scanFile(data []byte) *scan {
 			off = end
 			continue
 		}
-		if text, ok := verify(seg); ok {
+		if text, ok := checked(seg); ok {
 			sealedSeen = true
 			sc.recs = append(sc.recs, scanned{line: no, start: off, end: end, text: text})
 			off = end
@@ -89,7 +100,7 @@ func scanFile(data []byte) *scan {
 		// One byte of the line damaged.
 		if fixed, what, ok := repair(seg); ok {
 			sealedSeen = true
-			text, _ := verify(fixed)
+			text, _ := checked(fixed)
 			sc.recs = append(sc.recs, scanned{line: no, start: off, end: end, text: text})
 			sc.fixes = append(sc.fixes, fix{off: off, data: fixed, line: no, what: what})
 			off = end
@@ -134,14 +145,14 @@ func (sc *scan) join(data []byte, off, end, no int) (int, bool) {
 	if next < 0 {
 		return 0, false
 	}
-	if _, ok := verify(data[end : end+next]); ok {
+	if _, ok := checked(data[end : end+next]); ok {
 		return 0, false // the next line stands on its own
 	}
 	fixed, what, ok := repair(data[off : end+next])
 	if !ok || bytes.IndexByte(fixed, '\n') >= 0 {
 		return 0, false
 	}
-	text, _ := verify(fixed)
+	text, _ := checked(fixed)
 	sc.recs = append(sc.recs, scanned{line: no, start: off, end: end + next + 1, text: text})
 	sc.fixes = append(sc.fixes, fix{off: off, data: fixed, line: no, what: what + " (a newline that cut the line in two)"})
 	return end + next + 1, true
@@ -154,11 +165,11 @@ func splitRunTogether(seg []byte) (a, b []byte, at int, ok bool) {
 		if seg[at-1] != '}' || seg[at-2] != '"' {
 			continue
 		}
-		ta, oka := verify(seg[:at])
+		ta, oka := checked(seg[:at])
 		if !oka {
 			continue
 		}
-		if tb, okb := verify(seg[at+1:]); okb {
+		if tb, okb := checked(seg[at+1:]); okb {
 			return ta, tb, at, true
 		}
 	}
