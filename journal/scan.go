@@ -10,14 +10,14 @@ import (
 // checksum, repaired when one byte was damaged, or found damaged beyond
 // repair.
 type scanned struct {
-	line       int    // its line number in the file, from 1
-	start, end int    // its bytes in the file (end past its newline)
+	line       int // its line number in the file, from 1
+	start, end int // its bytes in the file (end past its newline)
 	// text is the record's checksummed part (its JSON object but for the
 	// closing brace), or a line without a checksum whole (legacy); nil
 	// when damaged.
 	text   []byte
-	legacy bool // a line without a checksum, from before boardd wrote them
-	err        error  // why it could not be read, when text is nil
+	legacy bool  // a line without a checksum, from before boardd wrote them
+	err    error // why it could not be read, when text is nil
 }
 
 // record returns the record's JSON object.
