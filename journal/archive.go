@@ -277,7 +277,7 @@ func (j *Journal) copyToOpen(path string, from, to int64) (file, error) {
 	fail := func(err error) (file, error) {
 		f.Close()
 		j.fs.Remove(path)
-		return nil, fmt.Errorf("journal: write %s: %w", path, err)
+		return nil, fmt.Errorf("journal: %w", err)
 	}
 	if _, err := io.Copy(f, io.NewSectionReader(j.f, from, to-from)); err != nil {
 		return fail(err)
@@ -287,6 +287,11 @@ func (j *Journal) copyToOpen(path string, from, to int64) (file, error) {
 	}
 	return f, nil
 }
+
+// ArchivePGN returns the PGN of a finished game read back from a journal
+// (one of Game.Finished) as the archive gets it: the game as it stood when
+// it ended.
+func (g *Game) ArchivePGN() string { return finishedPGN(g) }
 
 // finishedPGN is the PGN of a finished game read back from a journal: as it
 // stood when the game ended.

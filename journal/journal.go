@@ -492,7 +492,11 @@ func (j *Journal) flush() {
 	j.queue, j.head = j.queue[:0], 0
 	if j.syncOwed {
 		if err := j.f.Datasync(); err != nil {
-			j.setFault(fmt.Errorf("journal: sync: %w", err))
+			var pe *os.PathError
+			if errors.As(err, &pe) {
+				err = pe.Err
+			}
+			j.setFault(fmt.Errorf("journal: sync %s: %w", filepath.Join(j.opts.Dir, CurrentFile), err))
 			return
 		}
 		j.syncOwed, j.since = false, 0
@@ -511,7 +515,13 @@ func (j *Journal) writeAt(data []byte) error {
 		err = io.ErrShortWrite
 	}
 	if err != nil {
-		return fmt.Errorf("journal: append to %s: %w", j.f.Name(), err)
+		// The file was opened under a temporary name and renamed: name
+		// it as it is now.
+		var pe *os.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err
+		}
+		return fmt.Errorf("journal: append to %s: %w", filepath.Join(j.opts.Dir, CurrentFile), err)
 	}
 	j.size += int64(n)
 	return nil
@@ -606,12 +616,12 @@ func (j *Journal) writeFileSync(path string, data []byte) error {
 	if _, err := f.Write(data); err != nil {
 		f.Close()
 		j.fs.Remove(path)
-		return fmt.Errorf("journal: write %s: %w", path, err)
+		return fmt.Errorf("journal: %w", err)
 	}
 	if err := f.Sync(); err != nil {
 		f.Close()
 		j.fs.Remove(path)
-		return fmt.Errorf("journal: sync %s: %w", path, err)
+		return fmt.Errorf("journal: %w", err)
 	}
 	if err := f.Close(); err != nil {
 		j.fs.Remove(path)
