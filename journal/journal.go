@@ -462,12 +462,11 @@ func (j *Journal) append(sync bool, sp *split) error {
 // flush writes the records waiting, in order, stopping at the first that
 // fails, then syncs if a durable record was written.
 func (j *Journal) flush() {
-	path := filepath.Join(j.opts.Dir, CurrentFile)
 	for j.head < len(j.queue) {
 		q := &j.queue[j.head]
 		var err error
 		if j.f == nil {
-			err = j.create(path, q.data)
+			err = j.create(filepath.Join(j.opts.Dir, CurrentFile), q.data)
 		} else {
 			err = j.writeAt(q.data)
 		}

@@ -248,3 +248,61 @@ func TestControlCharactersAreEscaped(t *testing.T) {
 		t.Errorf("tag read back as %q, %v", r.Value, err)
 	}
 }
+
+// BenchmarkReadLongJournal reads back the journal of a 182-ply game (789
+// records), checking every checksum, as boardd does when it starts.
+func BenchmarkReadLongJournal(b *testing.B) {
+	data, _ := longJournal(b)
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := parse("long", data); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkRepairLine finds and repairs one damaged byte in a move report.
+func BenchmarkRepairLine(b *testing.B) {
+	line := AppendReport(nil, 13, &report.Report{Type: "move", T: 2950 * time.Millisecond, Side: "white", UCI: "e2e4", SAN: "e4", FEN: board.StartFEN})
+	line = line[:len(line)-1]
+	line[40] ^= 1
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, _, ok := repair(line); !ok {
+			b.Fatal("not repaired")
+		}
+	}
+}
+
+// BenchmarkFormat is what sealing costs a record before it is written: an
+// input and a move report formatted as before checksums, and sealed.
+func BenchmarkFormat(b *testing.B) {
+	in := trace.Line{T: 1400 * time.Millisecond, Kind: trace.Frame, Occupancy: 0xffff00000000ffff, Seq: 12}
+	mv := report.Report{Type: "move", T: 2950 * time.Millisecond, Side: "white", UCI: "e2e4", SAN: "e4", FEN: board.StartFEN}
+	buf := make([]byte, 0, 512)
+	b.Run("input/unsealed", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			buf = trace.Append(buf[:0], in)
+		}
+	})
+	b.Run("input/sealed", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			buf = AppendInput(buf[:0], 12, in)
+		}
+	})
+	b.Run("move/unsealed", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			buf = mv.AppendJSON(buf[:0])
+		}
+	})
+	b.Run("move/sealed", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			buf = AppendReport(buf[:0], 13, &mv)
+		}
+	})
+}
