@@ -188,7 +188,7 @@ func (r *Recorder) learnDate(t time.Duration) {
 	}
 	start := now.Add(-(t - r.headerT()))
 	date := start.Format("2006.01.02")
-	if err := r.j.AppendTag(t, "Date", date); err != nil && errors.Is(err, ErrBacklogFull) {
+	if err := r.j.AppendTag(t, "Date", date); errors.Is(err, ErrBacklogFull) {
 		r.showFault()
 		return
 	}
