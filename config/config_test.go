@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/boardd/boardd/board"
+	"github.com/boardd/boardd/clock"
 	"periph.io/x/conn/v3/physic"
 )
 
@@ -50,8 +51,8 @@ log_level = "debug"`, func(t *testing.T, c *Config) {
 				t.Errorf("got %+v", c)
 			}
 		}},
-		{"a time-control preset", `time_control = "rapid-15-10"`, func(t *testing.T, c *Config) {
-			if c.TimeControl != "rapid-15-10" {
+		{"a time-control preset", `time_control = "fide-rapid"`, func(t *testing.T, c *Config) {
+			if c.TimeControl != "fide-rapid" {
 				t.Errorf("time control %q", c.TimeControl)
 			}
 		}},
@@ -222,9 +223,9 @@ addresses = [0x20, 0x48]`, []string{`sensor.mcp23017.addresses[1] = 72: expected
 addresses = [0x20, 0x20]`, []string{`sensor.mcp23017.addresses[1] = 32: expected an address not already in the list`}},
 		{"nine rows", `[sensor.matrix]
 rows = ["GPIO1", "GPIO2", "GPIO3", "GPIO4", "GPIO5", "GPIO6", "GPIO7", "GPIO8", "GPIO9"]`,
-			[]string{`sensor.matrix.rows = ["GPIO1", "GPIO2", "GPIO3", "GPIO4", "GPIO5", "GPIO6", ... (9 in all)]: expected a list of 1 to 8 GPIO names`}},
+			[]string{`sensor.matrix.rows = ["GPIO1", "GPIO2", "GPIO3", "GPIO4", "GPIO5", "GPIO6", ... (9 in all)]: expected a list of 1 to 8 GPIO line names`}},
 		{"bad GPIO in a list", `[sensor.matrix]
-columns = ["GPIO6", 7]`, []string{`sensor.matrix.columns[1] = 7: expected GPIO names`}},
+columns = ["GPIO6", 7]`, []string{`sensor.matrix.columns[1] = 7: expected GPIO line names`}},
 		{"not a corner", `[board]
 a1 = "e4"`, []string{`board.a1 = "e4": expected a corner: "a1", "h1", "a8" or "h8"`}},
 		{"bad along", `[led]
@@ -248,7 +249,8 @@ brightness = 0`, []string{`led.brightness = 0: expected a brightness in percent,
 		{"hall scheme", `hall = "http://hall.local"`, []string{`hall = "http://hall.local": expected a broker URL with scheme mqtt, mqtts, tcp, ssl, tls, ws or wss`}},
 		{"relative state dir", `state_dir = "state"`, []string{`state_dir = "state": expected an absolute directory such as "/var/lib/boardd", or "" for the default`}},
 		{"board id", `board_id = "board/7"`, []string{`board_id = "board/7": expected an id of letters, digits, '.', '_' and '-' (at most 64), or "" for the host name`}},
-		{"time control", `time_control = "40/90min"`, []string{`time_control = "40/90min": expected a time control: periods [moves/]seconds[+increment] joined by ':', such as "40/5400+30:1800+30", a preset name, or "" for none`}},
+		{"time control", `time_control = "40/90min"`, []string{`time_control = "40/90min": expected a time control, or "" for none: ` + clock.Syntax}},
+		{"no such preset", `time_control = "rapid-15-10"`, []string{`time_control = "rapid-15-10": expected a time control, or "" for none: ` + clock.Syntax}},
 		{"log level", `log_level = "trace"`, []string{`log_level = "trace": expected debug, info, warn or error`}},
 		{"clock display short of a pin", `[clock_display]
 white_clk = "GPIO20"
@@ -259,7 +261,7 @@ brightness = 9`, []string{`clock_display.brightness = 9: expected a brightness s
 		{"unknown button", `[buttons]
 white_resign = "GPIO5"`, []string{`buttons.white_resign = "GPIO5": expected no such key: the keys here are active_high, black_check, black_claim, black_clock, black_jadoube, debounce, white_check, white_claim, white_clock, white_jadoube`}},
 		{"button pin not a name", `[buttons]
-white_clock = 5`, []string{`buttons.white_clock = 5: expected a GPIO name such as "GPIO25", or "" for no button`}},
+white_clock = 5`, []string{`buttons.white_clock = 5: expected a GPIO of the Raspberry Pi's header, "GPIO0" to "GPIO27" (Broadcom numbers, as gpioinfo names them), or "" for no button`}},
 		{"a GPIO used twice", `[sensor]
 wiring = "hc165"
 [buttons]

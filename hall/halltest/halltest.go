@@ -31,10 +31,10 @@ type Options struct {
 	Dir string // the state directory
 	// Game are the game's options (the law-set, the gesture timings);
 	// Laws defaults to fide2023.
-	Game game.Options
-	Broker   *broker.Config
-	Token    string // the hall token the board accepts
-	Logger   *slog.Logger
+	Game   game.Options
+	Broker *broker.Config
+	Token  string // the hall token the board accepts
+	Logger *slog.Logger
 	// Connection and publishing settings (uplink.Options).
 	MinBackoff, MaxBackoff, KeepAlive, StateEvery time.Duration
 	// OnMove is told of each move the board makes, with its journal
