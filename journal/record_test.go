@@ -264,7 +264,7 @@ func BenchmarkReadLongJournal(b *testing.B) {
 
 // BenchmarkRepairLine finds and repairs one damaged byte in a move report.
 func BenchmarkRepairLine(b *testing.B) {
-	line := AppendReport(nil, 13, &report.Report{Type: "move", T: 2950 * time.Millisecond, Side: "white", UCI: "e2e4", SAN: "e4", FEN: board.StartFEN})
+	line := AppendReport(nil, 13, &report.Report{Type: report.Move, T: 2950 * time.Millisecond, Side: "white", UCI: "e2e4", SAN: "e4", FEN: board.StartFEN})
 	line = line[:len(line)-1]
 	line[40] ^= 1
 	b.ReportAllocs()
@@ -279,7 +279,7 @@ func BenchmarkRepairLine(b *testing.B) {
 // input and a move report formatted as before checksums, and sealed.
 func BenchmarkFormat(b *testing.B) {
 	in := trace.Line{T: 1400 * time.Millisecond, Kind: trace.Frame, Occupancy: 0xffff00000000ffff, Seq: 12}
-	mv := report.Report{Type: "move", T: 2950 * time.Millisecond, Side: "white", UCI: "e2e4", SAN: "e4", FEN: board.StartFEN}
+	mv := report.Report{Type: report.Move, T: 2950 * time.Millisecond, Side: "white", UCI: "e2e4", SAN: "e4", FEN: board.StartFEN}
 	buf := make([]byte, 0, 512)
 	b.Run("input/unsealed", func(b *testing.B) {
 		b.ReportAllocs()
