@@ -107,6 +107,7 @@ type Game struct {
 	now      time.Duration
 	deadline time.Duration
 	fault    bool
+	unsaved  bool // the journal cannot be written (SetJournalFault)
 	begun    bool
 
 	hint *board.Move // a move suggested to the player, until a move is made
@@ -289,6 +290,19 @@ func (g *Game) SetFault(t time.Duration, fault bool) {
 // Fault reports whether the board's sensors are marked untrustworthy.
 func (g *Game) Fault() bool { return g.fault }
 
+// SetJournalFault marks the game as not being saved (true: the journal
+// cannot be written, a full disk or no file descriptors left) or saved again;
+// the snapshot says so (JournalFault), and the LEDs show it. It is a fault of
+// its own, beside the sensors' (SetFault): either clears without touching the
+// other. It only notes the change, so the journal may call it from a report
+// subscriber, while the game hands out its reports.
+func (g *Game) SetJournalFault(fault bool) {
+	if g.unsaved != fault {
+		g.unsaved = fault
+		g.version++
+	}
+}
+
 // Advance fires every timer due by t, in time order.
 func (g *Game) Advance(t time.Duration) {
 	for g.deadline <= t {
@@ -422,7 +436,7 @@ func (g *Game) Input(l trace.Line) error {
 }
 
 // Action carries out an arbiter action: trace.ActionNewGame (value: a FEN,
-// or empty), ActionAnnul, ActionLaws (value: a law-set id) or ActionResult
+// which must be a valid set-up, board.Validate; or empty), ActionAnnul, ActionLaws (value: a law-set id) or ActionResult
 // (value: 1-0, 0-1 or 1/2-1/2).
 //
 // Changing the law-set reconfigures every stage at once: the gesture
@@ -434,6 +448,13 @@ func (g *Game) Action(t time.Duration, action, value string) error {
 	var err error
 	switch action {
 	case trace.ActionNewGame:
+		// A set-up from outside must be a position a game can show.
+		if value != "" {
+			if _, err = board.ParseSetup(value); err != nil {
+				err = fmt.Errorf("new-game: %w", err)
+				break
+			}
+		}
 		err = g.arb.NewGame(t, value)
 	case trace.ActionAnnul:
 		g.arb.Annul(t)

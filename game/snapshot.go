@@ -89,6 +89,9 @@ type Snapshot struct {
 	Mismatch bool
 	// Fault: the board's sensors are not to be trusted.
 	Fault bool
+	// JournalFault: the game is not being saved (a journal write failed);
+	// it clears when the journal has caught up.
+	JournalFault bool
 	// LastMove is the last move recorded, when HasLastMove.
 	LastMove    board.Move
 	HasLastMove bool
@@ -128,7 +131,7 @@ func (g *Game) Snapshot() *Snapshot {
 		Position: g.arb.Position(), Moves: g.arb.MoveCount(),
 		Mode: modeOf(exp.Mode), Expected: exp.Analysis.Position,
 		Occupancy: g.rec.Occupancy(), InHand: g.rec.InHand(),
-		Syncing: syncing, Mismatch: mismatch, Fault: g.fault,
+		Syncing: syncing, Mismatch: mismatch, Fault: g.fault, JournalFault: g.unsaved,
 		Pending: g.arb.Pending(), Result: copyReport(g.arb.Result()),
 	}
 	s.LastMove, s.HasLastMove = g.arb.LastMove()

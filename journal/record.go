@@ -131,7 +131,7 @@ type Record struct {
 	Report report.Report // KindReport
 	Tag    string        // KindTag: the PGN tag
 	Value  string        // KindTag: its value
-	Raw    []byte        // the line as stored, without its newline
+	Raw    []byte        // the record's JSON object as stored, without its checksum or newline
 }
 
 // headerWire is the JSON shape of a header after "t" and "seq".
@@ -192,14 +192,16 @@ func AppendHeader(dst []byte, t time.Duration, seq uint64, h Header) ([]byte, er
 	if err != nil {
 		return dst, fmt.Errorf("journal: header: %w", err)
 	}
+	start := len(dst)
 	dst = appendPrefix(dst, t, seq)
 	dst = append(dst, ',')
 	dst = append(dst, body[1:]...)
-	return append(dst, '\n'), nil
+	return seal(append(dst, '\n'), start), nil
 }
 
 // AppendReport writes r as a journal line (with its newline) onto dst.
 func AppendReport(dst []byte, seq uint64, r *report.Report) []byte {
+	begin := len(dst)
 	dst = append(dst, `{"seq":`...)
 	dst = strconv.AppendUint(dst, seq, 10)
 	dst = append(dst, ',')
@@ -208,29 +210,45 @@ func AppendReport(dst []byte, seq uint64, r *report.Report) []byte {
 	// AppendJSON opens the object itself: drop its brace.
 	copy(dst[start:], dst[start+1:])
 	dst = dst[:len(dst)-1]
-	return append(dst, '\n')
+	return seal(append(dst, '\n'), begin)
 }
 
 // AppendInput writes l as a journal line (trace format v1, with its
 // newline) onto dst, numbered seq.
 func AppendInput(dst []byte, seq uint64, l trace.Line) []byte {
 	l.Seq = seq
-	return trace.Append(dst, l)
+	start := len(dst)
+	return seal(trace.Append(dst, l), start)
 }
 
 // AppendTag writes a tag record (with its newline) onto dst.
 func AppendTag(dst []byte, t time.Duration, seq uint64, tag, value string) []byte {
+	start := len(dst)
 	dst = appendPrefix(dst, t, seq)
 	dst = append(dst, `,"tag":`...)
-	dst = strconv.AppendQuote(dst, tag)
+	dst = trace.AppendString(dst, tag)
 	dst = append(dst, `,"value":`...)
-	dst = strconv.AppendQuote(dst, value)
-	return append(dst, '}', '\n')
+	dst = trace.AppendString(dst, value)
+	return seal(append(dst, '}', '\n'), start)
 }
 
-// ParseRecord reads one journal line (without its newline).
+// ParseRecord reads one journal line (without its newline). A line that
+// ends in a checksum must match it; a line without one (written by a boardd
+// from before checksums) is read as it is. Record.Raw is the record without
+// its checksum.
 func ParseRecord(line []byte) (Record, error) {
 	line = bytes.TrimSpace(line)
+	if body, sum, ok := unseal(line); ok {
+		if checksum(body) != sum {
+			return Record{}, fmt.Errorf("checksum mismatch: the line was damaged")
+		}
+		line = record(body)
+	}
+	return parseRecord(line)
+}
+
+// parseRecord reads a record's JSON object.
+func parseRecord(line []byte) (Record, error) {
 	var p probe
 	if err := json.Unmarshal(line, &p); err != nil {
 		return Record{}, fmt.Errorf("not a JSON object: %s", strings.TrimPrefix(err.Error(), "json: "))
@@ -241,7 +259,7 @@ func ParseRecord(line []byte) (Record, error) {
 	if p.T == nil {
 		return Record{}, fmt.Errorf(`missing "t"`)
 	}
-	if *p.T < 0 || math.IsNaN(*p.T) || *p.T > 1e15 {
+	if *p.T < 0 || math.IsNaN(*p.T) || *p.T > float64(trace.MaxT/time.Millisecond) {
 		return Record{}, fmt.Errorf(`"t" %v is not a time in milliseconds`, *p.T)
 	}
 	r := Record{Seq: *p.Seq, T: fromMS(*p.T), Raw: line}

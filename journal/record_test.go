@@ -223,3 +223,86 @@ func BenchmarkReplay(b *testing.B) {
 		}
 	}
 }
+
+// TestControlCharactersAreEscaped: what the console's input API takes (an
+// option id, a tag's value) may hold control characters and DEL; they are
+// written as JSON escapes, so the next start reads the line.
+func TestControlCharactersAreEscaped(t *testing.T) {
+	in := trace.Line{T: time.Second, Kind: trace.Choose, Option: "x\x01\x7f\"\\\n", Side: trace.SideWhite}
+	line := AppendInput(nil, 9, in)
+	tag := AppendTag(nil, time.Second, 10, "Site", "Caf\x00é\x1b[2J")
+	for _, l := range [][]byte{line, tag} {
+		for _, b := range l[:len(l)-1] {
+			if b < 0x20 || b == 0x7f {
+				t.Errorf("a raw control character in %q", l)
+			}
+		}
+	}
+	r, err := ParseRecord(line[:len(line)-1])
+	in.Seq = 9
+	if err != nil || r.Input != in {
+		t.Errorf("read back as %+v, %v; want %+v", r.Input, err, in)
+	}
+	r, err = ParseRecord(tag[:len(tag)-1])
+	if err != nil || r.Value != "Caf\x00é\x1b[2J" {
+		t.Errorf("tag read back as %q, %v", r.Value, err)
+	}
+}
+
+// BenchmarkReadLongJournal reads back the journal of a 182-ply game (789
+// records), checking every checksum, as boardd does when it starts.
+func BenchmarkReadLongJournal(b *testing.B) {
+	data, _ := longJournal(b)
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := parse("long", data); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkRepairLine finds and repairs one damaged byte in a move report.
+func BenchmarkRepairLine(b *testing.B) {
+	line := AppendReport(nil, 13, &report.Report{Type: report.Move, T: 2950 * time.Millisecond, Side: "white", UCI: "e2e4", SAN: "e4", FEN: board.StartFEN})
+	line = line[:len(line)-1]
+	line[40] ^= 1
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, _, ok := repair(line); !ok {
+			b.Fatal("not repaired")
+		}
+	}
+}
+
+// BenchmarkFormat is what sealing costs a record before it is written: an
+// input and a move report formatted as before checksums, and sealed.
+func BenchmarkFormat(b *testing.B) {
+	in := trace.Line{T: 1400 * time.Millisecond, Kind: trace.Frame, Occupancy: 0xffff00000000ffff, Seq: 12}
+	mv := report.Report{Type: report.Move, T: 2950 * time.Millisecond, Side: "white", UCI: "e2e4", SAN: "e4", FEN: board.StartFEN}
+	buf := make([]byte, 0, 512)
+	b.Run("input/unsealed", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			buf = trace.Append(buf[:0], in)
+		}
+	})
+	b.Run("input/sealed", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			buf = AppendInput(buf[:0], 12, in)
+		}
+	})
+	b.Run("move/unsealed", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			buf = mv.AppendJSON(buf[:0])
+		}
+	})
+	b.Run("move/sealed", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			buf = AppendReport(buf[:0], 13, &mv)
+		}
+	})
+}

@@ -10,10 +10,11 @@ import (
 // fix while the board is out of step, the chooser's options while a ruling
 // waits, the man that must move and where it may go, the result at the end,
 // otherwise the last move and the men in hand; and the four corners blinking
-// fast while the sensors cannot be trusted.
+// fast while the sensors cannot be trusted or the game is not being saved
+// (the journal cannot be written).
 func Compose(s *game.Snapshot) Frame {
 	f := draw(s)
-	if s.Fault {
+	if s.Fault || s.JournalFault {
 		for _, sq := range [...]board.Square{0, 7, 56, 63} { // the four corners
 			f.Set(sq, Fault, Fast)
 		}

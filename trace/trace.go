@@ -17,6 +17,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/boardd/boardd/board"
 )
@@ -74,6 +75,15 @@ const (
 	SideNone    = "none" // remote: neither side is played from off the board
 	SideBoth    = "both" // remote: both are (a board following a game played elsewhere)
 )
+
+// MaxT is the latest time a line may carry: 10^12 ms, about 31 years of
+// game time. A time is held in nanoseconds (time.Duration, good for 292
+// years), and the game adds its timers (debounce, settle, the clocks) to the
+// time of an input: a bound well below the limit keeps every sum from
+// overflowing into a negative time.
+const MaxT = maxTMillis * time.Millisecond
+
+const maxTMillis = 1e12
 
 // Line is one input of a trace.
 type Line struct {
@@ -200,8 +210,8 @@ func Parse(text []byte) (Line, error) {
 	if w.T == nil {
 		return Line{}, fmt.Errorf(`missing "t" (milliseconds from the start)`)
 	}
-	if *w.T < 0 || math.IsNaN(*w.T) || *w.T > 1e15 {
-		return Line{}, fmt.Errorf(`"t" %v is not a time in milliseconds from the start`, *w.T)
+	if *w.T < 0 || math.IsNaN(*w.T) || *w.T > maxTMillis {
+		return Line{}, fmt.Errorf(`"t" %v is not a time in milliseconds from the start (0 to %.0f, about 31 years)`, *w.T, maxTMillis)
 	}
 	l := Line{T: time.Duration(math.Round(*w.T * float64(time.Millisecond))), Seq: w.Seq}
 	kinds := 0
@@ -286,7 +296,7 @@ func Parse(text []byte) (Line, error) {
 		}
 		l.Side = side
 	case Setup:
-		if _, err := board.ParseFEN(*w.Setup); err != nil {
+		if _, err := board.ParseSetup(*w.Setup); err != nil {
 			return Line{}, fmt.Errorf("setup: %v", strings.TrimPrefix(err.Error(), "board: "))
 		}
 		l.FEN = *w.Setup
@@ -334,7 +344,7 @@ func Append(dst []byte, l Line) []byte {
 		dst = append(dst, ',', '"')
 		dst = append(dst, key...)
 		dst = append(dst, '"', ':')
-		dst = strconv.AppendQuote(dst, v)
+		dst = AppendString(dst, v)
 	}
 	switch l.Kind {
 	case Lift:
@@ -370,3 +380,48 @@ func Append(dst []byte, l Line) []byte {
 	}
 	return append(dst, '}', '\n')
 }
+
+// AppendString writes s onto dst as a JSON string: quoted, with the quote,
+// the backslash, the control characters and DEL escaped (\uXXXX), and any
+// byte that is not UTF-8 written as U+FFFD, so that every JSON reader takes
+// it back. (strconv.Quote writes Go escapes such as \x01, which JSON does
+// not have.)
+func AppendString(dst []byte, s string) []byte {
+	dst = append(dst, '"')
+	start := 0
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c >= 0x20 && c < 0x7f && c != '"' && c != '\\' {
+			i++
+			continue
+		}
+		if c >= utf8.RuneSelf {
+			r, size := utf8.DecodeRuneInString(s[i:])
+			if r != utf8.RuneError || size != 1 {
+				i += size
+				continue
+			}
+		}
+		dst = append(dst, s[start:i]...)
+		switch {
+		case c == '"' || c == '\\':
+			dst = append(dst, '\\', c)
+		case c == '\n':
+			dst = append(dst, '\\', 'n')
+		case c == '\t':
+			dst = append(dst, '\\', 't')
+		case c == '\r':
+			dst = append(dst, '\\', 'r')
+		case c < utf8.RuneSelf: // the other control characters and DEL
+			dst = append(dst, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xf])
+		default: // a byte that is not UTF-8
+			dst = append(dst, `\ufffd`...)
+		}
+		i++
+		start = i
+	}
+	dst = append(dst, s[start:]...)
+	return append(dst, '"')
+}
+
+const hexDigits = "0123456789abcdef"

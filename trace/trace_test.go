@@ -1,6 +1,7 @@
 package trace
 
 import (
+	"encoding/json"
 	"errors"
 	"io"
 	"strings"
@@ -60,6 +61,10 @@ func TestParseFaults(t *testing.T) {
 		{`{"t":1,"choose":"king","side":"green"}`, `side "green"`},
 		{`{"t":1,"promote":"k","side":"white"}`, `promote "k"`},
 		{`{"t":1,"setup":"nonsense"}`, "setup"},
+		{`{"t":1,"setup":"8/8/8/8/8/8/8/Kk6 w - - 0 1"}`, "setup: FEN \"8/8/8/8/8/8/8/Kk6 w - - 0 1\": illegal position: the kings touch"},
+		{`{"t":1,"setup":"4k3/8/8/8/8/8/8/3PK3 w - - 0 1"}`, "a white pawn on d1"},
+		{`{"t":9223372036854,"lift":"e2"}`, `"t" 9.223372036854e+12 is not a time`},
+		{`{"t":1e300,"lift":"e2"}`, "is not a time"},
 		{`{"t":1,"lift":"e2"} {"t":2}`, "more than one JSON value"},
 		{`{"t":1,"remote":"green"}`, `remote "green"`},
 		{`{"t":1,"opponent":"e9e8"}`, `opponent "e9e8"`},
@@ -118,8 +123,39 @@ func FuzzParse(f *testing.F) {
 		if err != nil {
 			t.Fatalf("Append of a parsed line does not parse: %v", err)
 		}
-		if back.Kind != l.Kind || back.Square != l.Square || back.Occupancy != l.Occupancy {
+		if back != l {
 			t.Fatalf("round trip changed the line: %+v -> %+v", l, back)
 		}
 	})
+}
+
+// TestLatestTimeCannotOverflow: the latest time a line may carry leaves room
+// for every timer the game adds to it.
+func TestLatestTimeCannotOverflow(t *testing.T) {
+	l, err := Parse([]byte(`{"t":1000000000000,"lift":"e2"}`))
+	if err != nil || l.T != MaxT {
+		t.Fatalf("the latest time: %+v, %v", l, err)
+	}
+	if sum := l.T + 100*365*24*time.Hour; sum < l.T {
+		t.Errorf("a century after MaxT overflows: %v", sum)
+	}
+}
+
+func TestAppendStringWritesJSON(t *testing.T) {
+	for _, s := range []string{"", "king", "x\x01\x7f", "quote\"back\\slash", "tab\tnew\nline\r", "é♞", "bad \xff utf-8", "\u2028", string([]byte{0xe2, 0x82})} {
+		out := AppendString(nil, s)
+		var back string
+		if err := json.Unmarshal(out, &back); err != nil {
+			t.Errorf("AppendString(%q) = %s: not JSON: %v", s, out, err)
+			continue
+		}
+		if want := strings.ToValidUTF8(s, "\ufffd"); back != want && !(strings.Contains(s, "\xe2\x82") && back == "\ufffd\ufffd") {
+			t.Errorf("AppendString(%q) = %s, read back as %q", s, out, back)
+		}
+		for _, b := range out {
+			if b < 0x20 || b == 0x7f {
+				t.Errorf("AppendString(%q) = %q: a raw control character", s, out)
+			}
+		}
+	}
 }

@@ -75,8 +75,10 @@ func currentGame(env *environment, dir string) (*game.Game, error) {
 		return nil, fmt.Errorf("no game in progress in %s", dir)
 	}
 	warnings := g.Warnings
-	if g.Torn() {
-		// The torn tail is the line a running daemon is writing: no news.
+	if g.Torn() && journal.InUse(dir) {
+		// The torn tail is the line the running daemon is writing: no
+		// news. With no daemon it is what a power cut left, and boardd
+		// run will say so too.
 		warnings = warnings[:len(warnings)-1]
 	}
 	for _, w := range warnings {
@@ -108,6 +110,16 @@ func printArchived(w io.Writer, dir string, n uint64) error {
 		_, err = w.Write(data)
 		return err
 	}
+	// A finished game whose archiving has not finished is still at the
+	// head of the journal.
+	if g, err := journal.Read(dir); err == nil && g != nil {
+		for _, f := range g.Finished {
+			if f.Header.Game == n {
+				_, err := io.WriteString(w, f.ArchivePGN())
+				return err
+			}
+		}
+	}
 	return fmt.Errorf("no game %d in the archive of %s (boardd pgn --list shows what there is)", n, dir)
 }
 
@@ -133,6 +145,15 @@ func listGames(w io.Writer, dir string) error {
 		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\t%s\n", a.Game, or(tags["Date"]), or(tags["White"]), or(tags["Black"]), or(tags["Result"]), or(tags["LawSet"]), kept)
 	}
 	g, err := journal.Read(dir)
+	if err == nil && g != nil {
+		for _, f := range g.Finished {
+			if len(games) > 0 && games[len(games)-1].Game >= f.Header.Game {
+				continue // archived already, not yet cut off the journal
+			}
+			tags := journal.PGNTags([]byte(f.ArchivePGN()))
+			fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\t%s\n", f.Header.Game, or(tags["Date"]), or(tags["White"]), or(tags["Black"]), or(tags["Result"]), f.Header.Laws, "being archived (in "+journal.CurrentFile+")")
+		}
+	}
 	switch {
 	case err != nil:
 		fmt.Fprintf(tw, "-\t\t\t\t\t\tunreadable: %v\n", err)
