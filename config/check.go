@@ -1,6 +1,7 @@
 package config
 
 import (
+	"errors"
 	"fmt"
 	"net"
 	"net/url"
@@ -10,12 +11,17 @@ import (
 	"strings"
 
 	"github.com/boardd/boardd/board"
+	"github.com/boardd/boardd/clock"
 	"github.com/boardd/boardd/lawset"
 )
 
 // Each checkX returns "" when s will do, else what was expected.
 
 func checkLaws(s string) string {
+	// A law-set id is a word: a huge value is not worth looking up.
+	if len(s) > maxShown {
+		return "a law-set: " + strings.Join(lawset.IDs(), ", ")
+	}
 	if _, err := lawset.Lookup(s); err != nil {
 		return "a law-set: " + strings.Join(lawset.IDs(), ", ")
 	}
@@ -49,8 +55,6 @@ var (
 	gpioName  = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_-]{0,31}$`)
 	chipName  = regexp.MustCompile(`^(?:/dev/)?gpiochip\d+$`)
 	boardIDRe = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$`)
-	tcPeriod  = regexp.MustCompile(`^(?:\d+/)?\d+(?:\+\d+)?$`)
-	tcPreset  = regexp.MustCompile(`^[a-z][a-z0-9-]{0,31}$`)
 )
 
 func checkSPI(s string) string {
@@ -93,6 +97,13 @@ func checkListen(s string) string {
 	return ""
 }
 
+func checkFile(s string) string {
+	if s != "" && !strings.HasPrefix(s, "/") {
+		return `an absolute file name such as "/etc/boardd/console.pem", or "" for none`
+	}
+	return ""
+}
+
 func checkDir(s string) string {
 	if s != "" && !strings.HasPrefix(s, "/") {
 		return `an absolute directory such as "/var/lib/boardd", or "" for the default`
@@ -130,17 +141,24 @@ func checkLogLevel(s string) string {
 	return "debug, info, warn or error"
 }
 
-// checkTimeControl accepts "" (no clock), a preset name, or PGN-style
-// periods: moves/seconds+increment, joined by ':', such as
-// "40/5400+30:1800+30". The clock itself knows the presets.
+// checkTimeControl accepts "" (no clock) or what the clocks accept
+// (clock.Parse): a preset name, or stages such as "40/5400+30:1800+30"
+// whose times the clocks can keep. It is the clocks' own reading, so a file
+// that passes here is not refused when the game starts.
 func checkTimeControl(s string) string {
-	if s == "" || tcPreset.MatchString(s) {
+	if s == "" {
 		return ""
 	}
-	for _, p := range strings.Split(s, ":") {
-		if !tcPeriod.MatchString(p) {
-			return `a time control: periods [moves/]seconds[+increment] joined by ':', such as "40/5400+30:1800+30", a preset name, or "" for none`
+	if _, err := clock.Parse(s); err != nil {
+		fault := err.Error()
+		var pe *clock.ParseError
+		if errors.As(err, &pe) {
+			fault = pe.Fault
+			if pe.Stage > 0 {
+				fault = fmt.Sprintf("stage %d: %s", pe.Stage, fault)
+			}
 		}
+		return "a time control (" + clipTo(fault, 4*maxShown) + `): a preset name, or stages [moves/]seconds[+increment] joined by ':' such as "40/5400+30:1800+30", or "" for none`
 	}
 	return ""
 }
@@ -161,6 +179,8 @@ func (c *Config) Check() error {
 		{"laws", c.Laws, checkLaws},
 		{"time_control", c.TimeControl, checkTimeControl},
 		{"listen", c.Listen, checkListen},
+		{"tls_cert", c.TLSCert, checkFile},
+		{"tls_key", c.TLSKey, checkFile},
 		{"state_dir", c.StateDir, checkDir},
 		{"hall", c.Hall, checkHall},
 		{"board_id", c.BoardID, checkBoardID},
@@ -170,6 +190,13 @@ func (c *Config) Check() error {
 	} {
 		if want := f.check(f.v); want != "" {
 			fail(f.key, f.v, want)
+		}
+	}
+	if (c.TLSCert == "") != (c.TLSKey == "") {
+		if c.TLSCert == "" {
+			fail("tls_cert", c.TLSCert, "the console's certificate, to go with tls_key")
+		} else {
+			fail("tls_key", c.TLSKey, "the certificate's private key, to go with tls_cert")
 		}
 	}
 	if len(errs) > 0 {

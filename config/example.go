@@ -81,8 +81,14 @@ laws = "fide2023"
 tournament = false
 # Time control: periods [moves/]seconds[+increment] joined by ':', or "" for no clock.
 time_control = ""
-# The web console's address.
+# The web console's address ("0.0.0.0:8443" for the club's network).
 listen = "127.0.0.1:8080"
+# The console's certificate and private key (PEM files) to serve HTTPS, e.g.
+# "/etc/boardd/console.pem" and "/etc/boardd/console.key"; "" for plain HTTP.
+# A console reached over the club's network needs them: without them the
+# arbiter's token crosses the network in clear.
+tls_cert = ""
+tls_key = ""
 # Where the game journal lives; "" means $STATE_DIRECTORY, else ~/.local/state/boardd.
 state_dir = ""
 # The club hall's MQTT broker, e.g. "mqtt://hall.local:1883"; "" for none.

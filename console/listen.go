@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"strings"
 	"sync"
 	"syscall"
 	"time"
@@ -101,6 +102,28 @@ func (l *Listener) Serve(hs *http.Server) error {
 	}
 	hs.TLSConfig = l.tls.Config()
 	return hs.ServeTLS(l.Listener, "", "")
+}
+
+// LogExposure says how the console is reached: with TLS, which
+// certificate it shows (and whether it has expired); without TLS on an
+// address beyond this machine, loudly, that the arbiter's token crosses
+// the network in clear.
+func (l *Listener) LogExposure(log *slog.Logger) {
+	if l.tls != nil {
+		leaf := l.tls.Leaf()
+		names := append([]string{}, leaf.DNSNames...)
+		for _, ip := range leaf.IPAddresses {
+			names = append(names, ip.String())
+		}
+		log.Info("console: HTTPS", "names", strings.Join(names, ","), "expires", leaf.NotAfter.Format(time.DateOnly))
+		if time.Now().After(leaf.NotAfter) {
+			log.Warn("console: the certificate has expired: browsers will refuse it; make a new one (docs/install.md)", "expired", leaf.NotAfter.Format(time.DateOnly))
+		}
+		return
+	}
+	if l.Exposed() {
+		log.Warn("THE CONSOLE LISTENS BEYOND THIS MACHINE WITHOUT TLS: the arbiter's token and every ruling cross the network in clear, for anyone on it to read; give a certificate with --tls-cert and --tls-key (docs/install.md, HTTPS for a club)", "listen", l.Addr().String())
+	}
 }
 
 // URL returns the address a browser opens: https:// with TLS. An

@@ -7,11 +7,14 @@ import (
 	"strings"
 
 	"github.com/boardd/boardd/config"
+	"github.com/boardd/boardd/daemon"
 )
 
 // runConfig is `boardd config check FILE` (exit 0 if the file will do, 2
-// with every fault on stderr if not; no hardware is touched) and `boardd
-// config example [WIRING]` (a commented file that check accepts).
+// with every fault on stderr if not: every check `boardd run` makes before
+// it starts, the files the configuration names included; no hardware is
+// touched) and `boardd config example [WIRING]` (a commented file that
+// check accepts).
 func runConfig(ctx context.Context, env *environment, args []string) int {
 	usage := func() {
 		fmt.Fprintf(env.stderr, "usage: boardd config check FILE\n       boardd config example [WIRING]\n\nWIRING is one of %s (default sim).\n", strings.Join(config.Examples(), ", "))
@@ -35,7 +38,7 @@ func runConfig(ctx context.Context, env *environment, args []string) int {
 			return 2
 		}
 		path := fs.Arg(0)
-		c, err := config.Load(path)
+		c, err := daemon.Check(daemon.Options{Config: path, Getenv: env.getenv})
 		if err != nil {
 			fmt.Fprintf(env.stderr, "boardd: %v\n", err)
 			return 2

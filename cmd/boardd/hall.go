@@ -14,6 +14,7 @@ import (
 
 	"github.com/boardd/boardd/console"
 	"github.com/boardd/boardd/hall"
+	"github.com/boardd/boardd/hall/actionsig"
 	"github.com/boardd/boardd/hall/broker"
 )
 
@@ -28,8 +29,10 @@ func runHall(ctx context.Context, env *environment, args []string) int {
 	fs.SetOutput(env.stderr)
 	brokerURL := fs.String("broker", "mqtt://127.0.0.1:1883", "the hall's MQTT broker: mqtt://[user@]host:port, mqtts://… for TLS (docs/hall.md)")
 	user := fs.String("user", "hall", "the hall's user name at the broker, when the URL has none")
-	listen := fs.String("listen", defaultHallAddr, "the hall's web address (HOST:PORT; :8090 for every interface)")
-	dir := fs.String("state-dir", "", "the hall's state directory: its arbiter token, its credentials (default $STATE_DIRECTORY, else $XDG_STATE_HOME/boardd-hall, else ~/.local/state/boardd-hall)")
+	listen := fs.String("listen", defaultHallAddr, "the hall's web address (HOST:PORT; :8090 for every interface, with --tls-cert and --tls-key)")
+	tlsCert := fs.String("tls-cert", "", "serve the hall's page over HTTPS with this certificate (PEM)")
+	tlsKey := fs.String("tls-key", "", "the private key of --tls-cert (PEM)")
+	dir := fs.String("state-dir", "", "the hall's state directory: its arbiter token, its signing key, its credentials (default $STATE_DIRECTORY, else $XDG_STATE_HOME/boardd-hall, else ~/.local/state/boardd-hall)")
 	event := fs.String("event", "", "the broadcast's Event tag, where the boards leave it unknown")
 	site := fs.String("site", "", "the broadcast's Site tag")
 	round := fs.String("round", "", "the round in play: its games are broadcast at /broadcast/rounds/ROUND.pgn")
@@ -61,6 +64,12 @@ func runHall(ctx context.Context, env *environment, args []string) int {
 	if _, _, err := net.SplitHostPort(*listen); err != nil {
 		return fail(2, fmt.Errorf("--listen %q: want HOST:PORT, e.g. %s", *listen, defaultHallAddr))
 	}
+	var creds *console.TLS
+	if *tlsCert != "" || *tlsKey != "" {
+		if creds, err = console.LoadTLS(*tlsCert, *tlsKey); err != nil {
+			return fail(2, err)
+		}
+	}
 	cfg, err := broker.Load(broker.Options{URL: *brokerURL, Username: *user, Dirs: []string{env.getenv("CREDENTIALS_DIRECTORY"), state}})
 	if err != nil {
 		return fail(2, fmt.Errorf("--broker: %w", err))
@@ -81,7 +90,11 @@ func runHall(ctx context.Context, env *environment, args []string) int {
 	if err != nil {
 		return fail(1, err)
 	}
-	h, err := hall.New(ctx, hall.Options{Broker: cfg, Token: token, Event: *event, Site: *site, Round: *round, Pairings: pairs, Logger: log})
+	signer, keyCreated, err := actionsig.LoadOrCreate(state)
+	if err != nil {
+		return fail(1, err)
+	}
+	h, err := hall.New(ctx, hall.Options{Broker: cfg, Token: token, Signer: signer, Event: *event, Site: *site, Round: *round, Pairings: pairs, Logger: log})
 	if err != nil {
 		return fail(1, err)
 	}
@@ -94,7 +107,7 @@ func runHall(ctx context.Context, env *environment, args []string) int {
 		h.Close()
 		return fail(1, err)
 	}
-	ln, err := console.Listen(*listen)
+	ln, err := console.Listen(*listen, console.ListenOptions{TLS: creds, Logger: log})
 	if err != nil {
 		srv.Close()
 		h.Close()
@@ -103,16 +116,23 @@ func runHall(ctx context.Context, env *environment, args []string) int {
 	hs := console.HTTPServer(srv)
 	hs.ErrorLog = slog.NewLogLogger(log.Handler(), slog.LevelWarn)
 	served := make(chan error, 1)
-	go func() { served <- hs.Serve(ln) }()
-	url := console.URL(ln.Addr())
+	go func() { served <- ln.Serve(hs) }()
+	url := ln.URL()
 	log.Info("boardd hall", "url", url, "broker", cfg.Redacted(), "state", state, "boards_paired", len(pairs))
+	ln.LogExposure(log)
 	tokenPath := filepath.Join(state, console.TokenFile)
 	if created {
-		log.Info("arbiter token created; it is shown this once and kept in "+tokenPath+"; copy it into each board's hall-token file",
+		log.Info("arbiter token created; it is shown this once and kept in "+tokenPath+"; it stays on this machine: no board needs it",
 			"token", token, "arbiter_url", url+"#token="+token)
 	} else {
-		log.Info("arbiter token kept in " + tokenPath + " (each board's hall-token must hold the same)")
+		log.Info("arbiter token kept in " + tokenPath + " (readable by the hall only)")
 	}
+	keyPath := filepath.Join(state, actionsig.VerifyKeyFile)
+	what := "the hall signs its actions; each board needs a copy of its verify key, "
+	if keyCreated {
+		what = "signing key created; " + what
+	}
+	log.Info(what+keyPath+", as "+actionsig.VerifyKeyFile+" in its state directory (docs/hall.md)", "fingerprint", actionsig.Fingerprint(signer.Public()))
 	var serveErr error
 	select {
 	case <-ctx.Done():
