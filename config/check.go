@@ -45,7 +45,8 @@ func checkWiring(names []string) func(string) string {
 const (
 	expectSPI  = `an SPI port such as "SPI0.0" or "/dev/spidev0.0"`
 	expectI2C  = `an I²C bus such as "I2C1" or "/dev/i2c-1"`
-	expectGPIO = `a GPIO name such as "GPIO25"`
+	expectGPIO = `a GPIO of the Raspberry Pi's header, "GPIO0" to "GPIO27" (Broadcom numbers, as gpioinfo names them)`
+	expectLine = `a line name of the GPIO chip, such as "GPIO25" on the Pi's header or the name an expander's chip gives its line`
 )
 
 // Patterns of names and values; compiled once, never changed.
@@ -53,6 +54,7 @@ var (
 	spiName   = regexp.MustCompile(`^(?:SPI|/dev/spidev)(\d+)\.(\d+)$`)
 	i2cName   = regexp.MustCompile(`^(?:I2C|/dev/i2c-)(\d+)$`)
 	gpioName  = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_-]{0,31}$`)
+	headerPin = regexp.MustCompile(`^GPIO(?:[0-9]|1[0-9]|2[0-7])$`)
 	chipName  = regexp.MustCompile(`^(?:/dev/)?gpiochip\d+$`)
 	boardIDRe = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$`)
 )
@@ -71,9 +73,23 @@ func checkI2C(s string) string {
 	return ""
 }
 
+// checkGPIO accepts the GPIOs of the Raspberry Pi's 40-pin header by the
+// names periph and gpioinfo give them: GPIO0 to GPIO27, exactly so (periph
+// finds a pin by its exact name).
 func checkGPIO(s string) string {
-	if !gpioName.MatchString(s) {
+	if !headerPin.MatchString(s) {
 		return expectGPIO
+	}
+	return ""
+}
+
+// checkLine accepts a line name of any GPIO chip: the matrix may be on an
+// expander's chip (gpiochip = "gpiochip2"), whose lines have the names its
+// driver gives them. Check then holds lines on the Pi's own chip to the
+// header's names.
+func checkLine(s string) string {
+	if !gpioName.MatchString(s) {
+		return expectLine
 	}
 	return ""
 }
@@ -141,10 +157,10 @@ func checkLogLevel(s string) string {
 	return "debug, info, warn or error"
 }
 
-// checkTimeControl accepts "" (no clock) or what the clocks accept
-// (clock.Parse): a preset name, or stages such as "40/5400+30:1800+30"
-// whose times the clocks can keep. It is the clocks' own reading, so a file
-// that passes here is not refused when the game starts.
+// checkTimeControl accepts "" (no clock) and whatever --time-control
+// accepts: the clock's presets and stages, with increments or delays. It is
+// the clocks' own reading, so a file that passes here is not refused when
+// the game starts; what is wrong is said (cut short: a value may be huge).
 func checkTimeControl(s string) string {
 	if s == "" {
 		return ""
@@ -158,7 +174,7 @@ func checkTimeControl(s string) string {
 				fault = fmt.Sprintf("stage %d: %s", pe.Stage, fault)
 			}
 		}
-		return "a time control (" + clipTo(fault, 4*maxShown) + `): a preset name, or stages [moves/]seconds[+increment] joined by ':' such as "40/5400+30:1800+30", or "" for none`
+		return "a time control (" + clipTo(fault, 4*maxShown) + `), or "" for none: ` + clock.Syntax
 	}
 	return ""
 }
@@ -203,6 +219,7 @@ func (c *Config) Check() error {
 		return errs
 	}
 	c.checkLayouts(fail)
+	c.checkLines(fail)
 	c.checkSharing(fail)
 	c.checkADC(fail)
 	if len(errs) > 0 {
@@ -224,6 +241,26 @@ func (c *Config) checkADC(fail func(string, any, string)) {
 	}
 	if int64(c.Sensor.ADC.Threshold) >= full/2 {
 		fail("sensor.adc.threshold", int64(c.Sensor.ADC.Threshold), fmt.Sprintf("a distance below %d, half the %s's full scale", full/2, c.Sensor.Wiring))
+	}
+}
+
+// checkLines holds the matrix's lines to the Pi header's GPIO names when
+// they are on the Pi's own chip (gpiochip ""); on a chip named, they are that
+// chip's line names, which only the chip knows.
+func (c *Config) checkLines(fail func(string, any, string)) {
+	m := &c.Sensor.Matrix
+	if c.Sensor.Wiring != WiringMatrix || m.GPIOChip != "" {
+		return
+	}
+	for _, l := range []struct {
+		key   string
+		names []string
+	}{{"sensor.matrix.rows", m.Rows}, {"sensor.matrix.columns", m.Columns}} {
+		for i, n := range l.names {
+			if want := checkGPIO(n); want != "" {
+				fail(fmt.Sprintf("%s[%d]", l.key, i), n, want+`; or name the chip the lines are on (gpiochip = "gpiochip2") to use its own line names`)
+			}
+		}
 	}
 }
 

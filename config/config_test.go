@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/boardd/boardd/board"
+	"github.com/boardd/boardd/clock"
 	"periph.io/x/conn/v3/physic"
 )
 
@@ -190,9 +191,6 @@ func restOfBoard(from int) string {
 	return quoteList(names)
 }
 
-// tcExpected is what a bad time control is told to be.
-const tcExpected = `a preset name, or stages [moves/]seconds[+increment] joined by ':' such as "40/5400+30:1800+30", or "" for none`
-
 // topKeys are the keys of the file's top level.
 const topKeys = `the keys here are board, board_id, buttons, clock_display, hall, laws, led, listen, log_level, sensor, state_dir, time_control, tls_cert, tls_key, tournament`
 
@@ -228,9 +226,9 @@ addresses = [0x20, 0x48]`, []string{`sensor.mcp23017.addresses[1] = 72: expected
 addresses = [0x20, 0x20]`, []string{`sensor.mcp23017.addresses[1] = 32: expected an address not already in the list`}},
 		{"nine rows", `[sensor.matrix]
 rows = ["GPIO1", "GPIO2", "GPIO3", "GPIO4", "GPIO5", "GPIO6", "GPIO7", "GPIO8", "GPIO9"]`,
-			[]string{`sensor.matrix.rows = ["GPIO1", "GPIO2", "GPIO3", "GPIO4", "GPIO5", "GPIO6", ... (9 in all)]: expected a list of 1 to 8 GPIO names`}},
+			[]string{`sensor.matrix.rows = ["GPIO1", "GPIO2", "GPIO3", "GPIO4", "GPIO5", "GPIO6", ... (9 in all)]: expected a list of 1 to 8 GPIO line names`}},
 		{"bad GPIO in a list", `[sensor.matrix]
-columns = ["GPIO6", 7]`, []string{`sensor.matrix.columns[1] = 7: expected GPIO names`}},
+columns = ["GPIO6", 7]`, []string{`sensor.matrix.columns[1] = 7: expected GPIO line names`}},
 		{"not a corner", `[board]
 a1 = "e4"`, []string{`board.a1 = "e4": expected a corner: "a1", "h1", "a8" or "h8"`}},
 		{"bad along", `[led]
@@ -254,19 +252,19 @@ brightness = 0`, []string{`led.brightness = 0: expected a brightness in percent,
 		{"hall scheme", `hall = "http://hall.local"`, []string{`hall = "http://hall.local": expected a broker URL with scheme mqtt, mqtts, tcp, ssl, tls, ws or wss`}},
 		{"relative state dir", `state_dir = "state"`, []string{`state_dir = "state": expected an absolute directory such as "/var/lib/boardd", or "" for the default`}},
 		{"board id", `board_id = "board/7"`, []string{`board_id = "board/7": expected an id of letters, digits, '.', '_' and '-' (at most 64), or "" for the host name`}},
-		{"time control", `time_control = "40/90min"`, []string{`time_control = "40/90min": expected a time control (stage 1: unexpected 'm' after 90: want '+' (increment), 'd' (simple delay), 'b' (Bronstein delay), ':' (next stage) or the end): ` + tcExpected}},
+		{"time control", `time_control = "40/90min"`, []string{`time_control = "40/90min": expected a time control (stage 1: unexpected 'm' after 90: want '+' (increment), 'd' (simple delay), 'b' (Bronstein delay), ':' (next stage) or the end), or "" for none: ` + clock.Syntax}},
 		// The clocks' own reading: what they cannot keep is refused here,
 		// not when the game starts.
-		{"absurd time control", `time_control = "99999999999999999999"`, []string{`time_control = "99999999999999999999": expected a time control (stage 1: "99999999999999999999": too large for seconds): ` + tcExpected}},
-		{"unknown time-control preset", `time_control = "rapid-15-10"`, []string{`time_control = "rapid-15-10": expected a time control (unknown preset "rapid-15-10": want one of hastings1895, fide-classical, fide-rapid, fide-blitz, or stages such as 40/5400+30:1800+30): ` + tcExpected}},
-		{"no time", `time_control = "1/0"`, []string{`time_control = "1/0": expected a time control (stage 1: no time: the flag would fall at once; want seconds above 0, or an increment or simple delay): ` + tcExpected}},
+		{"absurd time control", `time_control = "99999999999999999999"`, []string{`time_control = "99999999999999999999": expected a time control (stage 1: "99999999999999999999": too large for seconds), or "" for none: ` + clock.Syntax}},
+		{"no such preset", `time_control = "rapid-15-10"`, []string{`time_control = "rapid-15-10": expected a time control (unknown preset "rapid-15-10": want one of hastings1895, fide-classical, fide-rapid, fide-blitz, or stages such as 40/5400+30:1800+30), or "" for none: ` + clock.Syntax}},
+		{"no time", `time_control = "1/0"`, []string{`time_control = "1/0": expected a time control (stage 1: no time: the flag would fall at once; want seconds above 0, or an increment or simple delay), or "" for none: ` + clock.Syntax}},
 		{"TLS certificate without key", `tls_cert = "/etc/boardd/console.pem"`, []string{`tls_key = "": expected the certificate's private key, to go with tls_cert`}},
 		{"TLS key without certificate", `tls_key = "/etc/boardd/console.key"`, []string{`tls_cert = "": expected the console's certificate, to go with tls_key`}},
 		{"relative TLS files", "tls_cert = \"console.pem\"\ntls_key = \"console.key\"", []string{`tls_cert = "console.pem": expected an absolute file name such as "/etc/boardd/console.pem", or "" for none`, `tls_key = "console.key": expected an absolute file name such as "/etc/boardd/console.pem", or "" for none`}},
 		// A huge value or key is not echoed whole.
 		{"huge value", `laws = "` + strings.Repeat("x", 20<<20) + `"`, []string{`laws = "` + strings.Repeat("x", 64) + `... (20971520 bytes)": expected a law-set: sarratt1808, philidor1825, nycc, hastings1895, fide2023`}},
 		{"huge key", strings.Repeat("k", 20<<20) + ` = 1`, []string{strings.Repeat("k", 64) + `... (20971520 bytes) = 1: expected no such key: ` + topKeys}},
-		{"huge list", "[sensor.matrix]\nrows = [" + strings.Repeat(`"`+strings.Repeat("r", 1000)+`", `, 2000) + `"r"]`, []string{`sensor.matrix.rows = ["` + strings.Repeat("r", 64) + `... (1000 bytes)", ... (2001 in all)]: expected a list of 1 to 8 GPIO names`}},
+		{"huge list", "[sensor.matrix]\nrows = [" + strings.Repeat(`"`+strings.Repeat("r", 1000)+`", `, 2000) + `"r"]`, []string{`sensor.matrix.rows = ["` + strings.Repeat("r", 64) + `... (1000 bytes)", ... (2001 in all)]: expected a list of 1 to 8 GPIO line names`}},
 		{"log level", `log_level = "trace"`, []string{`log_level = "trace": expected debug, info, warn or error`}},
 		{"clock display short of a pin", `[clock_display]
 white_clk = "GPIO20"
@@ -277,7 +275,7 @@ brightness = 9`, []string{`clock_display.brightness = 9: expected a brightness s
 		{"unknown button", `[buttons]
 white_resign = "GPIO5"`, []string{`buttons.white_resign = "GPIO5": expected no such key: the keys here are active_high, black_check, black_claim, black_clock, black_jadoube, debounce, white_check, white_claim, white_clock, white_jadoube`}},
 		{"button pin not a name", `[buttons]
-white_clock = 5`, []string{`buttons.white_clock = 5: expected a GPIO name such as "GPIO25", or "" for no button`}},
+white_clock = 5`, []string{`buttons.white_clock = 5: expected a GPIO of the Raspberry Pi's header, "GPIO0" to "GPIO27" (Broadcom numbers, as gpioinfo names them), or "" for no button`}},
 		{"a GPIO used twice", `[sensor]
 wiring = "hc165"
 [buttons]

@@ -341,8 +341,8 @@ func (d *decoder) top(doc map[string]any, c *Config) {
 	})
 	sensor["matrix"] = d.sub(map[string]field{
 		"gpiochip": d.str(&s.Matrix.GPIOChip, checkGPIOChip),
-		"rows":     d.list(&s.Matrix.Rows, 1, 8, "GPIO names", checkGPIO),
-		"columns":  d.list(&s.Matrix.Columns, 1, 8, "GPIO names", checkGPIO),
+		"rows":     d.list(&s.Matrix.Rows, 1, 8, "GPIO line names", checkLine),
+		"columns":  d.list(&s.Matrix.Columns, 1, 8, "GPIO line names", checkLine),
 		"settle":   d.duration(&s.Matrix.Settle, 0, 10*time.Millisecond, "a settle time"),
 	})
 	sensor["adc"] = d.sub(map[string]field{

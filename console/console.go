@@ -79,6 +79,10 @@ type State struct {
 	Lifted map[string]string `json:"lifted"`
 	// Occupied lists the squares the board reads as occupied.
 	Occupied []string `json:"occupied"`
+	// Hand lists the men in hand, as the board's lifts and placements say,
+	// the one set down next last; absent when the board cannot tell (a
+	// board followed from afar, a raw scan).
+	Hand []Held `json:"hand,omitempty"`
 	// LEDs lists the lit squares.
 	LEDs []LED `json:"leds"`
 	// Syncing is true while the board must be made to match the game (a
@@ -97,6 +101,12 @@ type State struct {
 	Pending *Pending `json:"pending"`
 	Result  *Result  `json:"result"`
 	Clock   *Clock   `json:"clock,omitempty"`
+}
+
+// Held is a man in hand: his FEN letter and the square he was lifted from.
+type Held struct {
+	Man  string `json:"man"`
+	From string `json:"from"`
 }
 
 // Laws names the law-set in force.
@@ -137,6 +147,10 @@ type Pending struct {
 	Offender string          `json:"offender"`
 	Chooser  report.Party    `json:"chooser"`
 	Options  []report.Option `json:"options"`
+	// Words says each option in plain words, in the order of Options, for
+	// the chooser's buttons ("He must move the knight on g1"). The server
+	// fills it in; a Board leaves it empty.
+	Words []string `json:"words,omitempty"`
 }
 
 // Result is how the game ended.

@@ -3,6 +3,7 @@ package console
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"slices"
 	"strings"
@@ -205,6 +206,25 @@ func TestMenFollowTheHands(t *testing.T) {
 	}
 	if st = settle(); sans(st) != "e4 d5 exd5" || st.Men["d5"] != "P" || len(st.Lifted) != 0 {
 		t.Errorf("after the capture: moves %q, d5 %q, lifted %v", sans(st), st.Men["d5"], st.Lifted)
+	}
+	// The taker lifted first, then the man taken: the taker is set down,
+	// the man taken stays in hand.
+	play(`"lift":"g8"`, `"place":"f6"`)
+	settle()
+	play(`"lift":"c2"`, `"place":"c4"`)
+	settle()
+	play(`"lift":"f6"`, `"lift":"d5"`)
+	st, _ = l.State(ctx)
+	if got := fmt.Sprint(st.Hand); got != "[{n f6} {P d5}]" {
+		t.Errorf("in hand %s, want the knight from f6 and the pawn from d5", got)
+	}
+	play(`"place":"d5"`)
+	st, _ = l.State(ctx)
+	if st.Men["d5"] != "n" || fmt.Sprint(st.Hand) != "[{P d5}]" {
+		t.Errorf("mid-capture: d5 %q (want the black knight set down), in hand %v", st.Men["d5"], st.Hand)
+	}
+	if st = settle(); sans(st) != "e4 d5 exd5 Nf6 c4 Nxd5" || st.Men["d5"] != "n" || len(st.Hand) != 0 {
+		t.Errorf("after the capture: moves %q, d5 %q, in hand %v", sans(st), st.Men["d5"], st.Hand)
 	}
 	// A raw frame makes the hands unknown: the game's men are shown.
 	if err := l.Submit(ctx, trace.Line{Kind: trace.Frame, Occupancy: 0}); err != nil {

@@ -3,6 +3,7 @@ package console
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sync"
 	"time"
 
@@ -52,12 +53,20 @@ type Local struct {
 
 // menModel follows which man stands where while the board is out of step
 // with the game, from the lifts and placements it is given: a man set down is
-// the last one lifted. A raw scan frame makes it unknown until the board and
-// the game agree again.
+// the last one lifted, except on the square the last one left while a man of
+// the other side is in hand too: that is a capture, the taker lifted first,
+// and the taker is set down. A raw scan frame makes it unknown until the
+// board and the game agree again.
 type menModel struct {
 	valid bool
 	men   [64]board.Man
-	hand  []board.Man
+	hand  []heldMan
+}
+
+// heldMan is a man in hand and the square he left.
+type heldMan struct {
+	man  board.Man
+	from board.Square
 }
 
 // isNote reports whether a report of type t is kept as a note in the move
@@ -171,7 +180,7 @@ func (l *Local) onInput(in trace.Line) {
 	case trace.Lift:
 		if m.valid {
 			if man := m.men[in.Square]; man != board.NoMan {
-				m.hand = append(m.hand, man)
+				m.hand = append(m.hand, heldMan{man, in.Square})
 				m.men[in.Square] = board.NoMan
 			} else {
 				m.valid = false
@@ -180,8 +189,12 @@ func (l *Local) onInput(in trace.Line) {
 	case trace.Place:
 		if m.valid && m.men[in.Square] == board.NoMan {
 			if n := len(m.hand); n > 0 {
-				m.men[in.Square] = m.hand[n-1]
-				m.hand = m.hand[:n-1]
+				i := n - 1
+				if n >= 2 && m.hand[i].from == in.Square && m.hand[i-1].man.Color() != m.hand[i].man.Color() {
+					i-- // the taker goes where the man taken stood
+				}
+				m.men[in.Square] = m.hand[i].man
+				m.hand = slices.Delete(m.hand, i, i+1)
 			} else {
 				m.valid = false
 			}
@@ -338,6 +351,7 @@ func (l *Local) snapshot(p *game.Game) State {
 		l.model = menModel{valid: true, men: shown.Men}
 	}
 	model := l.model
+	model.hand = slices.Clone(model.hand)
 	notes := make([]Note, len(l.notes))
 	copy(notes, l.notes)
 	if l.clock != nil {
@@ -345,6 +359,12 @@ func (l *Local) snapshot(p *game.Game) State {
 		st.Clock = &c
 	}
 	l.mu.Unlock()
+
+	if model.valid {
+		for _, h := range model.hand {
+			st.Hand = append(st.Hand, Held{Man: string(h.man.FEN()), From: h.from.String()})
+		}
+	}
 
 	// One kind of man in hand names an unknown man set down.
 	var inHand board.Man

@@ -127,7 +127,7 @@ func New(opts Options) (*Server, error) {
 			cancel()
 			return nil, fmt.Errorf("console: two boards named %q", id)
 		}
-		s.hubs[id] = newHub(b)
+		s.hubs[id] = newHub(worded{b}) // the options in plain words, whatever the board
 		s.order = append(s.order, id)
 	}
 	for _, id := range s.order {
@@ -169,6 +169,7 @@ func (s *Server) routes() {
 	m.HandleFunc("/{$}", s.get(s.index))
 	m.Handle("/assets/", s.get(http.StripPrefix("/assets/", http.FileServerFS(s.static)).ServeHTTP))
 	m.HandleFunc("/api/laws", s.get(s.laws))
+	m.HandleFunc("/api/options", s.get(s.optionWords))
 	m.HandleFunc("/api/auth", s.get(s.authInfo))
 	m.HandleFunc("/api/boards", s.get(s.boards))
 	m.HandleFunc("/api/boards/{id}/state", s.get(s.board(s.state)))
@@ -491,7 +492,9 @@ func (s *Server) arbiter(w http.ResponseWriter, r *http.Request, h *hub) {
 		if s.opts.Token == "" {
 			writeError(w, http.StatusForbidden, "this console has no arbiter token: nobody may act as the arbiter")
 		} else {
-			writeError(w, http.StatusUnauthorized, "arbiter token required: spectators take no part in the game (nycc:XVII)")
+			// No law is cited: the codes' laws on onlookers differ, and an
+			// error never cites another code's law than the board's.
+			writeError(w, http.StatusUnauthorized, "arbiter token required: only the arbiter may rule, choose for a player, start a new game, annul, declare a result or change the law-set")
 		}
 		return
 	}

@@ -103,6 +103,8 @@ type Game struct {
 	fault    bool
 	begun    bool
 
+	hint *board.Move // a move suggested to the player, until a move is made
+
 	// version counts the changes anyone outside could see; the snapshot
 	// is built again only when it has moved.
 	version uint64
@@ -397,6 +399,18 @@ func (g *Game) Input(l trace.Line) error {
 		if err := g.Action(l.T, l.Action, l.Value); err != nil {
 			g.log.Warn("arbiter action not applied", "action", l.Action, "value", l.Value, "err", err)
 		}
+	case trace.Remote:
+		g.SetRemote(l.T, board.White, l.Side == trace.SideWhite || l.Side == trace.SideBoth)
+		g.SetRemote(l.T, board.Black, l.Side == trace.SideBlack || l.Side == trace.SideBoth)
+	case trace.Opponent:
+		if err := g.Play(l.T, l.Move); err != nil {
+			g.log.Warn("opponent's move not applied", "move", l.Move.UCI(), "err", err)
+		}
+	case trace.TakeBack:
+		side, _ := board.ParseColor(l.Side)
+		if err := g.TakeBack(l.T, l.Plies, side); err != nil {
+			g.log.Warn("take-back not applied", "moves", l.Plies, "side", l.Side, "err", err)
+		}
 	}
 	return nil
 }
@@ -456,6 +470,11 @@ func (g *Game) settle(t time.Duration) {
 	}
 	if len(g.reports) > 0 {
 		g.version++
+		for _, r := range g.reports {
+			if r.Type == report.Move || r.Type == report.Ruling || r.Type == report.Result {
+				g.hint = nil // the hint was for the position before
+			}
+		}
 	}
 	if g.observe != nil {
 		for _, r := range g.reports {
@@ -474,6 +493,52 @@ func (g *Game) settle(t time.Duration) {
 		clockDue = g.tk.Deadline()
 	}
 	g.deadline = timing.Earliest(timing.Earliest(g.deb.Deadline(), g.rec.Deadline()), clockDue)
+}
+
+// SetRemote says whether side is played from off the board (a chess engine,
+// an online opponent): its moves are announced with Play, shown on the LEDs
+// and carried out by the player at the board, and the laws never apply to
+// that execution; a ruling it would choose is exacted by the arbiter.
+func (g *Game) SetRemote(t time.Duration, side board.Color, remote bool) {
+	g.Advance(t)
+	g.arb.SetRemote(side, remote)
+	g.version++
+	g.settle(t)
+}
+
+// Play announces the remote side's move m, to be carried out on the board;
+// a promotion without a piece is a queen.
+func (g *Game) Play(t time.Duration, m board.Move) error {
+	g.Advance(t)
+	side := g.arb.Position().Turn
+	if err := g.arb.Play(t, m); err != nil {
+		return fmt.Errorf("play %s: %w", m.UCI(), err)
+	}
+	if aw, ok := g.arb.Awaiting(); ok && aw.Promo != board.NoKind {
+		g.rec.Promote(t, aw.Promo, side) // the piece is known: no need to name it
+	}
+	g.version++
+	g.settle(t)
+	return nil
+}
+
+// TakeBack takes back the last plies moves at the request of the player
+// by (against an engine); the board is guided back to the position before.
+func (g *Game) TakeBack(t time.Duration, plies int, by board.Color) error {
+	g.Advance(t)
+	err := g.arb.TakeBack(t, plies, by)
+	g.rec.SetExpectation(t, g.arb.Expectation())
+	g.settle(t)
+	return err
+}
+
+// SetHint shows a move suggested to the player on the LEDs until a move is
+// made (nil clears it).
+func (g *Game) SetHint(t time.Duration, m *board.Move) {
+	g.Advance(t)
+	g.hint = m
+	g.version++
+	g.settle(t)
 }
 
 // SetTag sets a PGN tag of the game (the date, once the wall clock is known

@@ -128,7 +128,7 @@ func TestNoiseShorterThanDebounceIsIgnored(t *testing.T) {
 	b.Write(trace.Append(nil, trace.Line{T: 300 * time.Millisecond, Kind: trace.Frame, Occupancy: occ}))
 	got := run(t, "fide2023", b.String())
 	for _, r := range got {
-		if r.Type != "end" {
+		if r.Type != report.End {
 			t.Fatalf("noise produced %s", r.Type)
 		}
 	}

@@ -100,6 +100,15 @@ type Snapshot struct {
 	Result *report.Report
 	// Clocks, when a time control runs.
 	Clocks *Clocks
+	// Remote says which sides are played from off the board; Awaiting is
+	// the remote side's move the board must be made to show, when
+	// HasAwaiting.
+	Remote      [2]bool
+	Awaiting    board.Move
+	HasAwaiting bool
+	// Hint is a move suggested to the player, when HasHint.
+	Hint    board.Move
+	HasHint bool
 }
 
 // Snapshot returns the game as it stands. Snapshots are built again only
@@ -123,6 +132,11 @@ func (g *Game) Snapshot() *Snapshot {
 		Pending: g.arb.Pending(), Result: copyReport(g.arb.Result()),
 	}
 	s.LastMove, s.HasLastMove = g.arb.LastMove()
+	s.Remote = [2]bool{g.arb.Remote(board.White), g.arb.Remote(board.Black)}
+	s.Awaiting, s.HasAwaiting = g.arb.Awaiting()
+	if g.hint != nil {
+		s.Hint, s.HasHint = *g.hint, true
+	}
 	if ob, ok := g.arb.Obligation(); ok {
 		s.Obligation = &Obligation{Side: ob.Side, What: ob.What, Square: ob.Square, Destinations: ob.Destinations, Law: ob.Law}
 	}

@@ -289,18 +289,18 @@ func (b *Board) roundFor(tags map[string]string) string {
 func (b *Board) report(seq uint64, r *report.Report, raw []byte) {
 	b.asOf = seq
 	switch r.Type {
-	case "move":
+	case report.Move:
 		b.addMove(Move{Seq: seq, Side: r.Side, UCI: r.UCI, SAN: r.SAN, FEN: r.FEN})
 		b.fen = r.FEN
 		b.ply = len(b.moves)
 		if r.WhiteClock != "" {
 			b.clock = &console.Clock{White: r.WhiteClock, Black: r.BlackClock}
 		}
-	case "clock":
+	case report.Clock:
 		b.clock = &console.Clock{White: r.WhiteClock, Black: r.BlackClock}
-	case "irregularity":
+	case report.Irregularity:
 		b.pending = &console.Pending{Kind: r.Kind, Law: r.Law, Offender: r.Offender, Chooser: r.Chooser, Options: r.Options}
-	case "ruling":
+	case report.Ruling:
 		b.pending = nil
 		if r.Option == report.OptAnnul {
 			// The game begins anew: the annulment is its first note.
@@ -311,12 +311,12 @@ func (b *Board) report(seq uint64, r *report.Report, raw []byte) {
 				b.fen = board.StartFEN
 			}
 		}
-	case "result":
+	case report.Result:
 		b.pending = nil
 		b.result = &console.Result{Result: r.Result, Reason: r.Reason, Law: r.Law}
 	}
 	switch r.Type {
-	case "irregularity", "ruling", "mismatch", "synced", "result":
+	case report.Irregularity, report.Ruling, report.Mismatch, report.Synced, report.Result:
 		note := make([]byte, len(raw))
 		copy(note, raw)
 		b.notes = append(b.notes, console.Note{Ply: b.ply, Report: note})

@@ -150,7 +150,7 @@ func replayMoves(t testing.TB, g testGame, opts game.Options) []string {
 	t.Helper()
 	var out []string
 	p, err := game.New(opts, func(r report.Report) {
-		if r.Type == "move" {
+		if r.Type == report.Move {
 			out = append(out, r.UCI+" "+r.SAN)
 		}
 	})

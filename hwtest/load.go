@@ -309,10 +309,10 @@ func RunLoad(ctx context.Context, o LoadOptions) (*LoadResult, error) {
 			var e struct {
 				At     *time.Time `json:"at"`
 				Report struct {
-					Type string `json:"type"`
+					Type report.Type `json:"type"`
 				} `json:"report"`
 			}
-			if json.Unmarshal(payload, &e) != nil || e.At == nil || e.Report.Type != "move" {
+			if json.Unmarshal(payload, &e) != nil || e.At == nil || e.Report.Type != report.Move {
 				return
 			}
 			spyMu.Lock()

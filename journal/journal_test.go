@@ -3,6 +3,7 @@ package journal
 import (
 	"bytes"
 	"errors"
+	"github.com/boardd/boardd/report"
 	"os"
 	"path/filepath"
 	"strings"
@@ -683,7 +684,7 @@ func TestLostReportsAreJournalledOnRestart(t *testing.T) {
 	cut := -1
 	for i := 0; i+1 < len(whole.Records); i++ {
 		in, next := whole.Records[i], whole.Records[i+1]
-		if in.Kind == KindInput && next.Kind == KindReport && next.T == in.T && next.Report.Type == "touch" {
+		if in.Kind == KindInput && next.Kind == KindReport && next.T == in.T && next.Report.Type == report.Touch {
 			cut = i + 1
 			break
 		}
@@ -700,7 +701,7 @@ func TestLostReportsAreJournalledOnRestart(t *testing.T) {
 	s := start(t, Options{Dir: dir}, noWall)
 	lost := s.rp.Lost
 	s.close()
-	if len(lost) == 0 || lost[0].Type != "touch" {
+	if len(lost) == 0 || lost[0].Type != report.Touch {
 		t.Fatalf("lost reports %+v, want the touch", lost)
 	}
 	g, _ := Read(dir)

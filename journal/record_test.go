@@ -53,16 +53,16 @@ func TestRecordsRoundTrip(t *testing.T) {
 	}
 
 	reports := []report.Report{
-		{Type: "touch", T: 5, Side: "white", Square: "e2", Piece: "pawn"},
-		{Type: "adjust", T: 5, Side: "black", Square: "e7", Announced: true},
-		{Type: "move", T: 6, Side: "white", UCI: "e2e4", SAN: "e4", FEN: board.StartFEN, WhiteClock: "1:00:00", BlackClock: "0:59:58"},
-		{Type: "irregularity", T: 7, Kind: "touch-move", Law: "fide2023:4.3.1", Offender: "white", Chooser: "black",
+		{Type: report.Touch, T: 5, Side: "white", Square: "e2", Piece: "pawn"},
+		{Type: report.Adjust, T: 5, Side: "black", Square: "e7", Announced: true},
+		{Type: report.Move, T: 6, Side: "white", UCI: "e2e4", SAN: "e4", FEN: board.StartFEN, WhiteClock: "1:00:00", BlackClock: "0:59:58"},
+		{Type: report.Irregularity, T: 7, Kind: "touch-move", Law: "fide2023:4.3.1", Offender: "white", Chooser: "black",
 			Options: []report.Option{{ID: "stand", Squares: []string{"g1", "e4"}}, {ID: "move-touched", Squares: []string{"g1"}}}, Reason: "why"},
-		{Type: "ruling", T: 8, Option: "stand", By: "lapse", Law: "fide2023:4.8", Reason: "r"},
-		{Type: "mismatch", T: 9, Missing: []string{"a1"}, Extra: []string{"a3", "h3"}},
-		{Type: "result", T: 10, Result: "1-0", Reason: "checkmate", Law: "fide2023:5.1.1"},
-		{Type: "clock", T: 11, Side: "black", WhiteClock: "1", BlackClock: "2", Reason: "flag"},
-		{Type: "synced", T: 12},
+		{Type: report.Ruling, T: 8, Option: "stand", By: "lapse", Law: "fide2023:4.8", Reason: "r"},
+		{Type: report.Mismatch, T: 9, Missing: []string{"a1"}, Extra: []string{"a3", "h3"}},
+		{Type: report.Result, T: 10, Result: "1-0", Reason: "checkmate", Law: "fide2023:5.1.1"},
+		{Type: report.Clock, T: 11, Side: "black", WhiteClock: "1", BlackClock: "2", Reason: "flag"},
+		{Type: report.Synced, T: 12},
 	}
 	for i, rep := range reports {
 		line := AppendReport(nil, uint64(200+i), &rep)
@@ -181,7 +181,7 @@ func BenchmarkAppendMove(b *testing.B) {
 	if _, err := j.Begin(0, NewHeader(1, game.Options{Laws: "fide2023"}, time.Time{})); err != nil {
 		b.Fatal(err)
 	}
-	r := report.Report{Type: "move", Side: "white", UCI: "e2e4", SAN: "e4", FEN: board.StartFEN}
+	r := report.Report{Type: report.Move, Side: "white", UCI: "e2e4", SAN: "e4", FEN: board.StartFEN}
 	b.ReportAllocs()
 	for i := 0; b.Loop(); i++ {
 		r.T = time.Duration(i) * time.Millisecond

@@ -33,14 +33,14 @@ func fide2023() *LawSet {
 		ClockWithoutMoveLaw:       s + "7.5.3",
 		Setup:                     SetupRule{Law: s + "7.2.1", MissingLaw: s + "7.2.1", MissingChooser: ByArbiter, Window: AnyTime},
 		Rules: map[report.Kind]Rule{
-			report.KindTouchMove:      {s + "4.3", Offended, []report.OptionID{report.OptStand, report.OptMoveTouched, report.OptTakeTouched, report.OptRook, report.OptKing}},
-			report.KindFalseMove:      {s + "7.5.1", ByArbiter, []report.OptionID{report.OptRestore}},
-			report.KindOwnCapture:     {s + "7.5.1", ByArbiter, []report.OptionID{report.OptRestore}},
-			report.KindMovedAdverse:   {s + "7.5.1", ByArbiter, []report.OptionID{report.OptRestore}},
-			report.KindMovedIntoCheck: {s + "7.5.1", ByArbiter, []report.OptionID{report.OptRestore}},
-			report.KindSuccessive:     {s + "7.5.1", ByArbiter, []report.OptionID{report.OptRestore}},
-			report.KindFalseCastling:  {s + "4.4.3", ByArbiter, []report.OptionID{report.OptRestore}},
-			report.KindBadPromotion:   {s + "7.5.2", ByArbiter, []report.OptionID{report.OptStand}},
+			report.KindTouchMove:      {Law: s + "4.3", Chooser: Offended, Options: []report.OptionID{report.OptStand, report.OptMoveTouched, report.OptTakeTouched, report.OptRook, report.OptKing}},
+			report.KindFalseMove:      {Law: s + "7.5.1", Chooser: ByArbiter, Options: []report.OptionID{report.OptRestore}},
+			report.KindOwnCapture:     {Law: s + "7.5.1", Chooser: ByArbiter, Options: []report.OptionID{report.OptRestore}},
+			report.KindMovedAdverse:   {Law: s + "7.5.1", Chooser: ByArbiter, Options: []report.OptionID{report.OptRestore}},
+			report.KindMovedIntoCheck: {Law: s + "7.5.1", Chooser: ByArbiter, Options: []report.OptionID{report.OptRestore}},
+			report.KindSuccessive:     {Law: s + "7.5.1", Chooser: ByArbiter, Options: []report.OptionID{report.OptRestore}},
+			report.KindFalseCastling:  {Law: s + "4.4.3", Chooser: ByArbiter, Options: []report.OptionID{report.OptRestore}},
+			report.KindBadPromotion:   {Law: s + "7.5.2", Chooser: ByArbiter, Options: []report.OptionID{report.OptStand}},
 		},
 		// 6.9: the flag's fall loses, but draws where the opponent cannot
 		// mate by any series of legal moves.

@@ -20,7 +20,7 @@ func hastings1895() *LawSet {
 		KingPenaltyNoCastling: true,
 		NoWaiver:              true,
 		LapseLaw:              s + "IV",
-		Repetition:            ThreefoldAutomatic, RepetitionLaw: s + "VII",
+		Repetition:            ThreefoldAutomatic, RepetitionLaw: s + "VII", RepetitionByPlacement: true,
 		Count:            &CountRule{Law: s + "VIII", Plies: 100, OnNotice: true, ResetByPawn: true},
 		UnnamedPromotion: PromoteIncomplete, PromotionLaw: s + "X",
 		CheckLaw:                    s + "VI",
@@ -28,18 +28,22 @@ func hastings1895() *LawSet {
 		UncalledCheckMayBeIgnored:   true,
 		TouchFreeAfterUncalledCheck: true,
 		Setup:                       SetupRule{Law: s + "I", MissingLaw: s + "I", MissingChooser: ByArbiter, Window: BeforeClaimantsFourthMove},
+		// IV: the touched man (own, or adverse, taken) is the penalty; the
+		// king only where none can be exacted.
 		Rules: map[report.Kind]Rule{
-			report.KindTouchMove:      {s + "IV", Offended, []report.OptionID{report.OptMoveTouched, report.OptTakeTouched, report.OptKing}},
-			report.KindUnmovable:      {s + "IV", Offended, []report.OptionID{report.OptKing}},
-			report.KindUncapturable:   {s + "IV", Offended, []report.OptionID{report.OptKing}},
-			report.KindFalseMove:      {s + "IV", Offended, []report.OptionID{report.OptMoveTouched, report.OptKing}},
-			report.KindOwnCapture:     {s + "IV", Offended, []report.OptionID{report.OptMoveTouched, report.OptKing}},
-			report.KindMovedAdverse:   {s + "IV", Offended, []report.OptionID{report.OptTakeTouched, report.OptKing}},
-			report.KindMovedIntoCheck: {s + "IV", Offended, []report.OptionID{report.OptMoveTouched, report.OptKing}},
-			report.KindFalseCastling:  {s + "IX", Offended, []report.OptionID{report.OptKing, report.OptRook}},
-			report.KindSuccessive:     {s + "differences", ByArbiter, []report.OptionID{report.OptKeepFirst}},
-			report.KindBadPromotion:   {s + "X", Offender, []report.OptionID{report.OptPromoteQ, report.OptPromoteR, report.OptPromoteB, report.OptPromoteN}},
+			report.KindTouchMove:      {Law: s + "IV", Chooser: Offended, Options: []report.OptionID{report.OptMoveTouched, report.OptTakeTouched, report.OptKing}, KingFallback: true},
+			report.KindUnmovable:      {Law: s + "IV", Chooser: Offended, Options: []report.OptionID{report.OptKing}},
+			report.KindUncapturable:   {Law: s + "IV", Chooser: Offended, Options: []report.OptionID{report.OptKing}},
+			report.KindFalseMove:      {Law: s + "IV", Chooser: Offended, Options: []report.OptionID{report.OptMoveTouched, report.OptKing}, KingFallback: true},
+			report.KindFalseCapture:   {Law: s + "IV", Chooser: Offended, Options: []report.OptionID{report.OptMoveTouched, report.OptTakeTouched, report.OptKing}, KingFallback: true},
+			report.KindOwnCapture:     {Law: s + "IV", Chooser: Offended, Options: []report.OptionID{report.OptMoveTouched, report.OptMoveTaken, report.OptKing}, KingFallback: true},
+			report.KindMovedAdverse:   {Law: s + "IV", Chooser: Offended, Options: []report.OptionID{report.OptTakeTouched, report.OptKing}, KingFallback: true},
+			report.KindMovedIntoCheck: {Law: s + "IV", Chooser: Offended, Options: []report.OptionID{report.OptMoveTouched, report.OptKing}, KingFallback: true},
+			report.KindFalseCastling:  {Law: s + "IX", Chooser: Offended, Options: []report.OptionID{report.OptKing, report.OptRook}},
+			report.KindSuccessive:     {Law: s + "differences", Chooser: ByArbiter, Options: []report.OptionID{report.OptKeepFirst}},
+			report.KindBadPromotion:   {Law: s + "X", Chooser: Offender, Options: []report.OptionID{report.OptPromoteQ, report.OptPromoteR, report.OptPromoteB, report.OptPromoteN}},
 		},
+
 		// The regulations' Time Limit: a player who exceeds it forfeits.
 		Flag: func(flagged board.Color, _ bool) Ruling {
 			return Ruling{winFor(flagged.Other()), fmt.Sprintf("%s exceeded the time limit and forfeits the game", name(flagged)), s + "time-limit"}

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"log/slog"
 	"net"
@@ -25,8 +24,22 @@ const defaultHallAddr = "127.0.0.1:8090"
 // runHall serves the club hall: it follows every board through the broker
 // and serves the grid, each board's page and the broadcast PGN.
 func runHall(ctx context.Context, env *environment, args []string) int {
-	fs := flag.NewFlagSet("hall", flag.ContinueOnError)
-	fs.SetOutput(env.stderr)
+	ht := &helpText{
+		name:  "hall",
+		usage: []string{"hall [flags]"},
+		about: "Follows every board of a club night or a tournament through an MQTT broker (Mosquitto) and serves one page: a grid of every board (position, clocks, last move, result; boards waiting for a choice highlighted), each board in the console's page, where the arbiter rules with the hall's token, and the games as PGN for live broadcasts (/broadcast/current.pgn, /broadcast/rounds/ROUND.pgn). The hall's arbiter token is made at the first start and logged once; it stays on the hall's machine. So does the hall's signing key, made at the first start too: the hall signs every action it sends, and each board holds a copy of its public half, hall-verify-key.pem, from the hall's state directory. docs/hall.md has the set-up.",
+		groups: []flagGroup{
+			{"The broker", []string{"broker", "user"}},
+			{"The page", []string{"listen", "tls-cert", "tls-key", "state-dir", "log-level"}},
+			{"The broadcast", []string{"event", "site", "round", "pairings"}},
+		},
+		examples: []string{
+			"boardd hall                          # a broker on this machine; open http://127.0.0.1:8090",
+			`boardd hall --broker mqtts://broker.club.lan --listen :8090 --tls-cert hall.pem --tls-key hall.key --event "Club Championship" --round 3 --pairings round3.csv`,
+		},
+		exit: "Exit status: 0 when stopped; 1 when the hall failed; 2 for a bad command line.",
+	}
+	fs := ht.flags()
 	brokerURL := fs.String("broker", "mqtt://127.0.0.1:1883", "the hall's MQTT broker: mqtt://[user@]host:port, mqtts://… for TLS (docs/hall.md)")
 	user := fs.String("user", "hall", "the hall's user name at the broker, when the URL has none")
 	listen := fs.String("listen", defaultHallAddr, "the hall's web address (HOST:PORT; :8090 for every interface, with --tls-cert and --tls-key)")
@@ -38,12 +51,11 @@ func runHall(ctx context.Context, env *environment, args []string) int {
 	round := fs.String("round", "", "the round in play: its games are broadcast at /broadcast/rounds/ROUND.pgn")
 	pairings := fs.String("pairings", "", "a CSV file of board,white,black[,round] naming each board's players")
 	logLevel := fs.String("log-level", "info", "log level: debug, info, warn or error")
-	if err := fs.Parse(args); err != nil {
-		return 2
+	if code, ok := ht.parse(env, fs, args); !ok {
+		return code
 	}
-	if fs.NArg() > 0 {
-		fmt.Fprintf(env.stderr, "boardd hall: unexpected arguments %q\n", fs.Args())
-		return 2
+	if code, ok := ht.noArgs(env, fs); !ok {
+		return code
 	}
 	log, err := newLogger(env.stderr, *logLevel)
 	if err != nil {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"github.com/boardd/boardd/report"
 	"io"
 	"math/rand/v2"
 	"net"
@@ -316,7 +317,7 @@ func testSIGKILL(t *testing.T, bin string) {
 		}
 		finished := false
 		for _, r := range g.Records {
-			if r.Kind == journal.KindReport && r.Report.Type == "result" {
+			if r.Kind == journal.KindReport && r.Report.Type == report.Result {
 				finished = true
 			}
 		}

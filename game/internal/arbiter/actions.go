@@ -20,11 +20,11 @@ func (g *Game) NewGame(t time.Duration, fen string) error {
 		if err != nil {
 			return fmt.Errorf("new-game: %w", err)
 		}
-		if start, err = board.Analyse(p); err != nil {
+		if start, err = g.analyses.Analyse(p); err != nil {
 			return fmt.Errorf("new-game: %w", err)
 		}
 	} else if !g.opts.keepSetup {
-		a, err := board.Analyse(board.Start())
+		a, err := g.analyses.Analyse(board.Start())
 		if err != nil {
 			return err
 		}

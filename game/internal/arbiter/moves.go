@@ -44,6 +44,12 @@ func (g *Game) onMove(gs gesture.Gesture) {
 			// open and this move is judged from the position as it stands.
 		}
 	}
+	if g.remote[g.cur.Position.Turn] && (rd.Mover == g.cur.Position.Turn || rd.AdverseMan) {
+		// The remote side's move, carried out by the player.
+		g.touched = g.touched[:0]
+		g.carried(t, rd)
+		return
+	}
 	if rd.Legal && g.cur.Position.Men[rd.Move.To].Kind() == board.King {
 		// A king left in a check nobody called (a code that lets it be
 		// ignored) can stand en prise, and the rules library then offers
@@ -78,7 +84,7 @@ func (g *Game) recordPhysical(t time.Duration, rd *gesture.Reading) {
 		p.FullMove++
 	}
 	p.Castling &= castlingStillPossible(&p)
-	a, err := board.Analyse(p)
+	a, err := g.analyses.Analyse(p)
 	if err != nil {
 		a = before
 	}
@@ -98,7 +104,7 @@ func (g *Game) legalMove(t time.Duration, rd *gesture.Reading) {
 			// queen, so the board is expected to stand as it does.
 			asQueen := m
 			asQueen.Promo = board.Queen
-			prov, err := board.Analyse(a.Position.Apply(asQueen))
+			prov, err := g.analyses.Analyse(a.Position.Apply(asQueen))
 			if err != nil {
 				prov = a
 			}
@@ -112,6 +118,14 @@ func (g *Game) legalMove(t time.Duration, rd *gesture.Reading) {
 			g.exp = gesture.Expectation{Mode: gesture.Play, Analysis: prov}
 			return
 		case lawset.PromoteQueenIllegal:
+			if g.opts.Clocked && rd.CompletedBy != gesture.ByClock {
+				// The promotion was made when the hand left it (fide2023:4.7,
+				// 6.2.1); 7.5.2 punishes only the clock pressed with the
+				// pawn unreplaced, and no press came before this.
+				m.Promo = board.Queen
+				rd.Move = m
+				break
+			}
 			m.Promo = board.Queen
 			rd.Move = m
 			g.record(t, rd, a, true)
@@ -130,7 +144,9 @@ func (g *Game) legalMove(t time.Duration, rd *gesture.Reading) {
 		g.raise(t, d)
 		return
 	}
-	g.imposed = nil
+	if g.imposed != nil && g.imposed.side == rd.Mover {
+		g.imposed = nil // carried out
+	}
 	g.record(t, rd, a, true)
 	g.afterMove(t)
 }
@@ -141,7 +157,11 @@ func (g *Game) falseMove(t time.Duration, rd *gesture.Reading) {
 	pos := &a.Position
 	kind := rd.False
 	ruleKind := kind
-	if kind == report.KindFalseMove && pos.Men[rd.Move.To] != board.NoMan && pos.Men[rd.Move.To].Color() != pos.Men[rd.Move.From].Color() {
+	taken := rd.Move.To // the adverse man the false move took, if any
+	if rd.TookElsewhere {
+		taken = rd.Taken
+	}
+	if kind == report.KindFalseMove && pos.Men[taken] != board.NoMan && pos.Men[taken].Color() != pos.Men[rd.Move.From].Color() {
 		if _, ok := g.laws.Rule(report.KindFalseCapture); ok {
 			ruleKind = report.KindFalseCapture
 		}
@@ -151,6 +171,12 @@ func (g *Game) falseMove(t time.Duration, rd *gesture.Reading) {
 		r, _ = g.laws.Rule(report.KindFalseMove)
 	}
 	offender := rd.Mover
+	if kind == report.KindMovedIntoCheck && offender == pos.Turn {
+		r = g.intoCheckRule(r, rd)
+	}
+	if pr := g.laws.PromotionOnWrongSquare; pr != nil && offender == pos.Turn && promotesOffTarget(pos, rd.Move) {
+		kind, r = report.KindBadPromotion, *pr
+	}
 	physical := a.Position
 	physical.Men = rd.After
 	physical.Turn = offender.Other()
@@ -160,11 +186,11 @@ func (g *Game) falseMove(t time.Duration, rd *gesture.Reading) {
 		physical.Castling, physical.EnPassant, physical.HalfMoves, physical.FullMove = after.Castling, board.NoSquare, after.HalfMoves, after.FullMove
 		physical.Castling &= castlingStillPossible(&physical)
 	}
-	prov, err := board.Analyse(physical)
+	prov, err := g.analyses.Analyse(physical)
 	if err != nil {
 		prov = a
 	}
-	d := &decision{kind: kind, law: r.Law, offender: offender, chooser: r.Chooser, reading: rd, before: a, provisional: prov, touched: rd.Move.From, adverse: rd.Move.To}
+	d := &decision{kind: kind, law: r.Law, offender: offender, chooser: r.Chooser, reading: rd, before: a, provisional: prov, touched: rd.Move.From, adverse: taken}
 	if kind == report.KindMovedAdverse {
 		d.adverse = rd.Move.From
 	}
@@ -172,7 +198,7 @@ func (g *Game) falseMove(t time.Duration, rd *gesture.Reading) {
 		d.taken = rd.Move.To
 	}
 	if kind == report.KindSuccessive && len(g.moves) > 0 {
-		d.beforeFirst = g.moves[len(g.moves)-1].before
+		d.beforeFirst = g.analysed(g.moves[len(g.moves)-1].before)
 	}
 	if pos.IsCastling(rd.Move) {
 		d.castleKing = rd.Move
@@ -183,10 +209,72 @@ func (g *Game) falseMove(t time.Duration, rd *gesture.Reading) {
 		ids = withoutWaiver(ids)
 	}
 	d.options = g.feasible(d, ids)
+	if r.KingFallback {
+		d.options = kingAsFallback(d.options)
+	}
 	g.raise(t, d)
 	if g.laws.IllegalMoveLaw != "" {
 		g.countIllegal(t, offender)
 	}
+}
+
+// intoCheckRule is the rule for a move that leaves the mover's king
+// attacked: under nycc:XIII a man that discovered the check must be moved
+// so that it stays covered (its lawful moves are exactly those), the king
+// only when it cannot; under sarratt1808 and philidor1825 the
+// moved-into-check rule (17, XV) is for a man that could not move without
+// exposing its king, and one that could made a false move (13, VIII).
+func (g *Game) intoCheckRule(r lawset.Rule, rd *gesture.Reading) lawset.Rule {
+	a := g.cur
+	from := rd.Move.From
+	man := a.Position.Men[from]
+	canMove := len(a.MovesFrom(from)) > 0
+	if canMove && g.laws.IntoCheckByMovableMan != nil {
+		return *g.laws.IntoCheckByMovableMan
+	}
+	if g.laws.DiscoveredCheckCovered && canMove && man.Kind() != board.King && !a.Position.InCheck(rd.Mover) {
+		r.Options = []report.OptionID{report.OptMoveTouched}
+	}
+	return r
+}
+
+// kingAsFallback drops the king from options where another penalty can be
+// exacted: the king is owed only when none can (hastings1895:IV,
+// philidor1825:VI). A lone king stays; waivers do not count as penalties.
+func kingAsFallback(options []report.Option) []report.Option {
+	other := false
+	for _, o := range options {
+		switch o.ID {
+		case report.OptKing, report.OptStand, report.OptKeepAll, report.OptRecall:
+		default:
+			other = true
+		}
+	}
+	if !other {
+		return options
+	}
+	out := options[:0:0]
+	for _, o := range options {
+		if o.ID != report.OptKing {
+			out = append(out, o)
+		}
+	}
+	return out
+}
+
+// promotesOffTarget reports whether m plays a pawn of the side to move from
+// its seventh rank to its last rank on a square no pawn move reaches: a
+// promotion whose new man was set on a wrong square.
+func promotesOffTarget(p *board.Position, m board.Move) bool {
+	man := p.Men[m.From]
+	if man.Kind() != board.Pawn || man.Color() != p.Turn {
+		return false
+	}
+	seventh, last := 6, 7
+	if man.Color() == board.Black {
+		seventh, last = 1, 0
+	}
+	return m.From.Rank() == seventh && m.To.Rank() == last && !p.Geometric(m)
 }
 
 // bothKings reports whether each side still has its king on the board.
@@ -367,7 +455,7 @@ func (g *Game) touchMoveViolation(rd *gesture.Reading) *decision {
 	}
 	newDecision := func(law report.Law, touched, adverse board.Square, ids []report.OptionID) *decision {
 		next := pos.Apply(m)
-		prov, err := board.Analyse(next)
+		prov, err := g.analyses.Analyse(next)
 		if err != nil {
 			prov = a
 		}
@@ -413,7 +501,7 @@ func (g *Game) touchMoveViolation(rd *gesture.Reading) *decision {
 			adverse = append(adverse, tm.Square)
 		}
 	}
-	if len(order) == 0 || g.checkExempt() {
+	if len(order) == 0 || g.checkExempt() || g.misledByFalseCheck(side) {
 		return nil
 	}
 	canMove := func(sq board.Square) bool { return len(a.MovesFrom(sq)) > 0 }
@@ -537,20 +625,21 @@ func (g *Game) record(t time.Duration, rd *gesture.Reading, before *board.Analys
 	if legal {
 		san = before.SANAfter(m, g.cur)
 	}
-	rec := record{side: rd.Mover, move: m, uci: m.UCI(), san: san, fen: g.cur.Position.FEN(), legal: legal, t: t, before: before}
+	rec := record{side: rd.Mover, move: m, uci: m.UCI(), san: san, legal: legal, t: t, before: before.Position}
 	g.moves = append(g.moves, rec)
+	g.movedSincePress[rd.Mover] = true
 	g.lastMove, g.hasLast = m, true
-	g.emit(report.Report{Type: report.Move, T: t, Side: rd.Mover.String(), UCI: rec.uci, SAN: san, FEN: rec.fen, Ply: len(g.moves) - 1})
+	g.emit(report.Report{Type: report.Move, T: t, Side: rd.Mover.String(), UCI: rec.uci, SAN: san, FEN: g.cur.Position.FEN(), Ply: len(g.moves) - 1})
 	g.noteCheck(rd.Mover)
 }
 
 func (g *Game) setPosition(p board.Position, before *board.Analysis) {
-	a, err := board.Analyse(p)
+	a, err := g.analyses.Analyse(p)
 	if err != nil {
 		a = before
 	}
 	g.cur = a
-	g.keys = append(g.keys, a.Position.Key())
+	g.seen.push(a.Position.Key())
 	g.exp = gesture.Expectation{Mode: gesture.Play, Analysis: a}
 	g.touched = g.touched[:0]
 }
@@ -567,12 +656,13 @@ func (g *Game) recordStanding(t time.Duration, d *decision) {
 		san = before.Position.RoughSAN(m)
 	}
 	g.cur = d.provisional
-	g.keys = append(g.keys, g.cur.Position.Key())
+	g.seen.push(g.cur.Position.Key())
 	g.exp = gesture.Expectation{Mode: gesture.Play, Analysis: g.cur}
-	rec := record{side: rd.Mover, move: m, uci: m.UCI(), san: san, fen: g.cur.Position.FEN(), legal: rd.Legal, t: t, before: before}
+	rec := record{side: rd.Mover, move: m, uci: m.UCI(), san: san, legal: rd.Legal, t: t, before: before.Position}
 	g.moves = append(g.moves, rec)
+	g.movedSincePress[rd.Mover] = true
 	g.lastMove, g.hasLast = m, true
-	g.emit(report.Report{Type: report.Move, T: t, Side: rd.Mover.String(), UCI: rec.uci, SAN: san, FEN: rec.fen, Ply: len(g.moves) - 1})
+	g.emit(report.Report{Type: report.Move, T: t, Side: rd.Mover.String(), UCI: rec.uci, SAN: san, FEN: g.cur.Position.FEN(), Ply: len(g.moves) - 1})
 	g.noteCheck(rd.Mover)
 }
 
@@ -656,18 +746,24 @@ func (g *Game) apply(t time.Duration, option report.OptionID, by report.Party) {
 		switch option {
 		case report.OptStand:
 			g.comment(fmt.Sprintf("%s, %s: %s by %s", d.kind, d.law, report.OptStand, by))
+		case report.OptPlaceForgotten:
+			g.comment(fmt.Sprintf("%s, %s: the forgotten man set in its place by %s; position %s", d.kind, d.law, by, g.placeForgotten().Position.FEN()))
+			g.restoreTo(t, g.placeForgotten(), nil)
 		case report.OptAnnul:
 			g.annulled++
 			g.startAt = d.restart
 			g.begin(d.restart)
 			g.exp = gesture.Expectation{Mode: gesture.Restore, Analysis: d.restart}
 		case report.OptRecall:
-			g.comment(fmt.Sprintf("%s, %s: moves recalled by %s", d.kind, d.law, by))
 			keep := d.recallTo
+			recalled := len(g.moves) - keep
 			if keep < len(g.moves) {
 				g.moves = g.moves[:keep]
 			}
-			g.keys = g.keys[:min(len(g.keys), keep+1)]
+			// The note goes on the move that stays: the one the recall
+			// returns to.
+			g.comment(fmt.Sprintf("%s, %s: %d %s recalled by %s", d.kind, d.law, recalled, plural(recalled, "move", "moves"), by))
+			g.seen.truncate(keep + 1)
 			g.restoreTo(t, d.before, nil)
 		}
 		return
@@ -688,16 +784,14 @@ func (g *Game) apply(t time.Duration, option report.OptionID, by report.Party) {
 		g.comment(fmt.Sprintf("%s, %s: game annulled", d.kind, d.law))
 		g.restoreTo(t, g.startAt, nil)
 		g.moves = nil
-		g.keys = []board.RepetitionKey{g.startAt.Position.Key()}
+		g.seen.reset(g.startAt.Position.Key())
 		return
 	}
 	target := d.before
-	if (option == report.OptRecall || option == report.OptKing) && d.kind == report.KindSuccessive && d.beforeFirst != nil {
+	if (option == report.OptRecall || option == report.OptKing) && d.kind == report.KindSuccessive && d.beforeFirst != nil && !g.laws.SuccessiveRevokesSecondOnly {
 		target = d.beforeFirst
 		g.moves = g.moves[:len(g.moves)-1]
-		if len(g.keys) > 1 {
-			g.keys = g.keys[:len(g.keys)-1]
-		}
+		g.seen.truncate(g.seen.len() - 1)
 	}
 	var ob *obligation
 	if name, ok := option.TouchedSquare(); ok {
@@ -775,4 +869,12 @@ func (g *Game) onPromote(gs gesture.Gesture) {
 	if d := g.pending; d != nil && d.kind == report.KindBadPromotion && gs.Side == d.offender {
 		g.apply(gs.T, report.OptionID("promote-"+string(gs.Piece.Letter())), party(gs.Side))
 	}
+}
+
+// plural is one or many, by n.
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }

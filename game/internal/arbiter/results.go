@@ -8,6 +8,7 @@ import (
 	"github.com/boardd/boardd/game/internal/gesture"
 	"github.com/boardd/boardd/lawset"
 	"github.com/boardd/boardd/report"
+	"github.com/boardd/boardd/trace"
 )
 
 // afterMove ends the game where the position calls for it.
@@ -61,19 +62,7 @@ func (g *Game) afterMove(t time.Duration) {
 }
 
 // repetitions counts how often the current position has stood on the board.
-func (g *Game) repetitions() int {
-	if len(g.keys) == 0 {
-		return 0
-	}
-	cur := g.keys[len(g.keys)-1]
-	n := 0
-	for _, k := range g.keys {
-		if k == cur {
-			n++
-		}
-	}
-	return n
-}
+func (g *Game) repetitions() int { return g.seen.current(g.laws.RepetitionByPlacement) }
 
 // Finish ends the game with a result decided outside the board (a flag
 // fallen, say), unless it has ended already.
@@ -99,7 +88,7 @@ func (g *Game) onPress(gs gesture.Gesture) {
 		return
 	}
 	switch gs.Button {
-	case "claim":
+	case trace.ButtonClaim:
 		if p := g.pending; p != nil && p.kind == report.KindSetup {
 			return
 		}
@@ -107,9 +96,9 @@ func (g *Game) onPress(gs gesture.Gesture) {
 			return
 		}
 		g.claim(gs.T, gs.Side)
-	case "check":
+	case trace.ButtonCheck:
 		g.onCheckPress(gs.T, gs.Side)
-	case "clock":
+	case trace.ButtonClock:
 		g.clockWithoutMove(gs.T, gs.Side)
 	}
 }
@@ -153,11 +142,27 @@ func (g *Game) claim(t time.Duration, side board.Color) {
 		return
 	}
 	if cr.ResetByPawn {
+		// hastings1895:VIII: the fifty moves run from the call; a capture or
+		// a pawn move within them means no draw from that count. Every
+		// claim is answered.
 		since := len(g.moves) - g.count.startPly
-		if since >= cr.Plies && pos.HalfMoves >= cr.Plies {
-			g.finish(t, report.Draw, fmt.Sprintf("%d moves without capture, pawn move or mate since the call", cr.Plies/2), cr.Law)
+		switch {
+		case since < cr.Plies:
+			g.refuse(t, side, cr.Law, fmt.Sprintf("%d moves of the count remain", (cr.Plies-since+1)/2))
+		case pos.HalfMoves >= since:
+			g.finish(t, report.Draw, fmt.Sprintf("%d moves each since the call without capture, pawn move or mate", cr.Plies/2), cr.Law)
+		default:
+			g.count = nil // the next claim calls a new count
+			g.refuse(t, side, cr.Law, "a capture or pawn move within the count: no draw from it")
 		}
 	}
+}
+
+// refuse answers a claim that is not borne out, with a ruling and a note at
+// the move it was made on.
+func (g *Game) refuse(t time.Duration, claimant board.Color, law report.Law, reason string) {
+	g.emit(report.Report{Type: report.Ruling, T: t, Option: report.OptRefused, By: report.Arbiter, Law: law, Reason: reason})
+	g.comment(fmt.Sprintf("claim by %s refused, %s: %s", claimant, law, reason))
 }
 
 // clockWithoutMove rules a clock press by the side to move, which has not
@@ -168,7 +173,11 @@ func (g *Game) clockWithoutMove(t time.Duration, side board.Color) {
 	if !g.opts.Clocked || g.laws.ClockWithoutMoveLaw == "" || g.pending != nil || g.restored != nil || g.exp.Mode != gesture.Play {
 		return
 	}
-	if side != g.cur.Position.Turn {
+	moved := g.movedSincePress[side]
+	g.movedSincePress[side] = false
+	if side != g.cur.Position.Turn || moved {
+		// A press after one's own move, even once the opponent has replied,
+		// completes that move (fide2023:6.2.2): no press without a move.
 		return
 	}
 	d := &decision{kind: report.KindClockWithoutMove, law: g.laws.ClockWithoutMoveLaw, offender: side, chooser: lawset.ByArbiter, pre: true, before: g.cur, provisional: g.cur, touched: board.NoSquare}

@@ -105,6 +105,11 @@ type Reading struct {
 	False report.Kind
 	// AdverseMan is true when the man moved belongs to the side not moving.
 	AdverseMan bool
+	// Taken is the man a false capture took off another square than the
+	// one the mover landed on (a pawn "taking en passant" where no such
+	// capture is open), when TookElsewhere.
+	Taken         board.Square
+	TookElsewhere bool
 	// PromotionUnnamed is true for a pawn on its last rank whose piece was
 	// never named.
 	PromotionUnnamed bool

@@ -7,6 +7,7 @@ import (
 	"github.com/boardd/boardd/report"
 	"github.com/boardd/boardd/sensor"
 	"github.com/boardd/boardd/timing"
+	"github.com/boardd/boardd/trace"
 )
 
 // Recogniser reads gestures from debounced events. It is driven by one
@@ -183,6 +184,23 @@ func (r *Recogniser) playEvent(e sensor.Event) {
 			}
 		}
 	}
+	if e.Kind == sensor.Lift && !r.opts.RookFirstCastling && r.cur.cls == classLegal && r.segmented == nil &&
+		rookMayCastle(r.exp.Analysis, r.cur.move) {
+		// A rook let go on its castling square before the king was touched
+		// is a rook move made (hastings1895:IX, fide2023:4.4.2 and 4.7):
+		// the king lifted now begins another move, however soon.
+		if lifted := r.manAt(e.Square); lifted.Kind() == board.King && lifted.Color() == r.cur.mover {
+			r.occ = r.occ.With(e.Square)
+			r.complete(e.T, BySettle, r.cur.mover)
+			r.occ = r.occ.Without(e.Square)
+			if r.syncing {
+				r.checkSync(e.T)
+				return
+			}
+			r.start = r.occ.With(e.Square)
+			pos = &r.exp.Analysis.Position
+		}
+	}
 	if e.Kind == sensor.Lift && r.cur.cls.completable() && r.segmented == nil {
 		lifted := r.manAt(e.Square)
 		if lifted != board.NoMan && lifted.Color() != r.cur.mover && !r.captureInPassing(e.Square) {
@@ -267,6 +285,11 @@ func (r *Recogniser) manAt(sq board.Square) board.Man {
 // man the mover has just set down, from where it started: the mover's hand
 // removing the man it is about to take at the end of a slide.
 func (r *Recogniser) captureInPassing(sq board.Square) bool {
+	if r.cur.cls == classFalse && r.cur.mover == r.exp.Analysis.Position.Turn &&
+		falseEnPassant(&r.exp.Analysis.Position, r.cur.move, board.Occupancy(0).With(board.EnPassantVictim(r.cur.move))) &&
+		sq == board.EnPassantVictim(r.cur.move) {
+		return true // the man beside a pawn set diagonally forward, taken "en passant" where it may not be
+	}
 	if r.cur.cls != classLegal && r.cur.cls != classOpen {
 		return false
 	}
@@ -489,6 +512,13 @@ func (r *Recogniser) schedule() {
 	switch r.cur.cls {
 	case classLegal:
 		r.deadline = r.lastEvent + r.opts.Settle
+	case classPromoUnnamed:
+		if r.opts.MoveNeedsClock {
+			// Where a clock completes only false moves, a legal promotion
+			// is made when the hand leaves it (fide2023:4.7, 6.2.1): the
+			// open wait leaves the player time to name the piece.
+			r.deadline = r.lastEvent + r.opts.OpenWait
+		}
 	case classOpen:
 		if r.cur.open == openRookFirst || !r.opts.MoveNeedsClock {
 			r.deadline = r.lastEvent + r.opts.OpenWait
@@ -521,7 +551,7 @@ func (r *Recogniser) fire(t time.Duration) {
 		return
 	}
 	switch r.cur.cls {
-	case classLegal:
+	case classLegal, classPromoUnnamed:
 		r.complete(t, BySettle, r.cur.mover)
 	case classOpen, classFalse:
 		r.complete(t, ByWait, r.cur.mover)
@@ -530,15 +560,25 @@ func (r *Recogniser) fire(t time.Duration) {
 	}
 }
 
-// Press takes a button press. A clock press by the mover completes the move
-// in hand; a j'adoube press announces that side's next lift.
+// Press takes a button press. Any press by the side that is not the mover
+// of the move in hand completes that move first, as the adversary's hand
+// would (a check called after the hand left a move judges that move as it
+// stands); a clock press by the mover completes his move; a j'adoube press
+// announces that side's next lift.
 func (r *Recogniser) Press(t time.Duration, button string, side board.Color) {
 	r.Advance(t)
+	adversary := !r.syncing && r.segmented == nil && r.cur.cls.completable() && side != r.cur.mover && !r.successiveByPress(button)
+	if adversary {
+		r.complete(t, ByAdversary, r.cur.mover)
+		if r.syncing {
+			r.checkSync(t)
+		}
+	}
 	switch button {
-	case "jadoube":
+	case trace.ButtonJadoube:
 		r.jadoubeArmed, r.jadoubeSide, r.jadoubeUntil = true, side, t+r.opts.Jadoube
-	case "clock":
-		if !r.syncing {
+	case trace.ButtonClock:
+		if !r.syncing && !adversary {
 			switch {
 			case r.segmented != nil:
 				r.completeSegmented(t)
@@ -550,6 +590,13 @@ func (r *Recogniser) Press(t time.Duration, button string, side board.Color) {
 		}
 	}
 	r.emit(Gesture{Kind: Press, T: t, Side: side, Button: button})
+}
+
+// successiveByPress reports whether a clock press by the side whose man the
+// reading in hand moved shows that side moved again (a man of the side not
+// on move, moved): the press is that side's, not the adversary's.
+func (r *Recogniser) successiveByPress(button string) bool {
+	return button == trace.ButtonClock && r.cur.cls == classFalse && r.cur.falseKind == report.KindMovedAdverse
 }
 
 // Promote takes the naming of a promotion piece by a side.
@@ -609,6 +656,9 @@ func (r *Recogniser) makeReading(cur reading, events []sensor.Event, by Completi
 		CompletedBy:      by,
 		AdverseMan:       cur.adverseMan,
 		PromotionUnnamed: cur.unnamed,
+	}
+	if cur.cls == classFalse && cur.hasTaken {
+		rd.Taken, rd.TookElsewhere = cur.taken, true
 	}
 	switch cur.cls {
 	case classLegal, classPromoUnnamed, classDisplaced:
