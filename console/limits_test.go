@@ -314,3 +314,18 @@ func TestBearerSchemeAnyCase(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkStreamAcquire measures taking and giving back a stream's place.
+func BenchmarkStreamAcquire(b *testing.B) {
+	l := NewStreamLimit(0, 0)
+	r := httptest.NewRequest(http.MethodGet, "/api/boards/f/events", nil)
+	w := httptest.NewRecorder()
+	b.ReportAllocs()
+	for b.Loop() {
+		release, ok := l.Acquire(w, r)
+		if !ok {
+			b.Fatal("refused")
+		}
+		release()
+	}
+}

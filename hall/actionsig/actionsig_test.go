@@ -147,3 +147,12 @@ func BenchmarkVerify(b *testing.B) {
 		}
 	}
 }
+
+func BenchmarkSign(b *testing.B) {
+	s := testSigner(b, 1)
+	a := wire.Action{ID: "4f2a90c1d3e5b7a8c9", Action: wire.ActionChoose, Option: "move-touched"}
+	b.ReportAllocs()
+	for b.Loop() {
+		s.Sign(&a, "board-01")
+	}
+}
