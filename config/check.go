@@ -1,6 +1,7 @@
 package config
 
 import (
+	"errors"
 	"fmt"
 	"net"
 	"net/url"
@@ -17,6 +18,10 @@ import (
 // Each checkX returns "" when s will do, else what was expected.
 
 func checkLaws(s string) string {
+	// A law-set id is a word: a huge value is not worth looking up.
+	if len(s) > maxShown {
+		return "a law-set: " + strings.Join(lawset.IDs(), ", ")
+	}
 	if _, err := lawset.Lookup(s); err != nil {
 		return "a law-set: " + strings.Join(lawset.IDs(), ", ")
 	}
@@ -108,6 +113,13 @@ func checkListen(s string) string {
 	return ""
 }
 
+func checkFile(s string) string {
+	if s != "" && !strings.HasPrefix(s, "/") {
+		return `an absolute file name such as "/etc/boardd/console.pem", or "" for none`
+	}
+	return ""
+}
+
 func checkDir(s string) string {
 	if s != "" && !strings.HasPrefix(s, "/") {
 		return `an absolute directory such as "/var/lib/boardd", or "" for the default`
@@ -146,13 +158,23 @@ func checkLogLevel(s string) string {
 }
 
 // checkTimeControl accepts "" (no clock) and whatever --time-control
-// accepts: the clock's presets and stages, with increments or delays.
+// accepts: the clock's presets and stages, with increments or delays. It is
+// the clocks' own reading, so a file that passes here is not refused when
+// the game starts; what is wrong is said (cut short: a value may be huge).
 func checkTimeControl(s string) string {
 	if s == "" {
 		return ""
 	}
 	if _, err := clock.Parse(s); err != nil {
-		return `a time control, or "" for none: ` + clock.Syntax
+		fault := err.Error()
+		var pe *clock.ParseError
+		if errors.As(err, &pe) {
+			fault = pe.Fault
+			if pe.Stage > 0 {
+				fault = fmt.Sprintf("stage %d: %s", pe.Stage, fault)
+			}
+		}
+		return "a time control (" + clipTo(fault, 4*maxShown) + `), or "" for none: ` + clock.Syntax
 	}
 	return ""
 }
@@ -173,6 +195,8 @@ func (c *Config) Check() error {
 		{"laws", c.Laws, checkLaws},
 		{"time_control", c.TimeControl, checkTimeControl},
 		{"listen", c.Listen, checkListen},
+		{"tls_cert", c.TLSCert, checkFile},
+		{"tls_key", c.TLSKey, checkFile},
 		{"state_dir", c.StateDir, checkDir},
 		{"hall", c.Hall, checkHall},
 		{"board_id", c.BoardID, checkBoardID},
@@ -182,6 +206,13 @@ func (c *Config) Check() error {
 	} {
 		if want := f.check(f.v); want != "" {
 			fail(f.key, f.v, want)
+		}
+	}
+	if (c.TLSCert == "") != (c.TLSKey == "") {
+		if c.TLSCert == "" {
+			fail("tls_cert", c.TLSCert, "the console's certificate, to go with tls_key")
+		} else {
+			fail("tls_key", c.TLSKey, "the certificate's private key, to go with tls_cert")
 		}
 	}
 	if len(errs) > 0 {

@@ -33,6 +33,8 @@ type Config struct {
 	Tournament  bool   // tournament mode: tournament
 	TimeControl string // time control, empty for none: time_control
 	Listen      string // console address: listen
+	TLSCert     string // the console's certificate (PEM), empty for plain HTTP: tls_cert
+	TLSKey      string // its private key (PEM): tls_key
 	StateDir    string // state directory, empty for the daemon's default: state_dir
 	Hall        string // club hall broker URL, empty for none: hall
 	BoardID     string // this board's id in the hall, empty for the host name: board_id

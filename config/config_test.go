@@ -191,6 +191,9 @@ func restOfBoard(from int) string {
 	return quoteList(names)
 }
 
+// topKeys are the keys of the file's top level.
+const topKeys = `the keys here are board, board_id, buttons, clock_display, hall, laws, led, listen, log_level, sensor, state_dir, time_control, tls_cert, tls_key, tournament`
+
 func TestParseInvalid(t *testing.T) {
 	cases := []struct {
 		name string
@@ -204,7 +207,7 @@ func TestParseInvalid(t *testing.T) {
 wiring = "hc165"
 rat = 100`, []string{`sensor.rat = 100: expected no such key: the keys here are adc, along, debounce, fault_after, first, hc165, matrix, mcp23017, rate, retries, serpentine, squares, wiring`}},
 		{"unknown table", `[leds]
-wiring = "ws2812"`, []string{`leds = {wiring}: expected no such key: the keys here are board, board_id, buttons, clock_display, hall, laws, led, listen, log_level, sensor, state_dir, time_control, tournament`}},
+wiring = "ws2812"`, []string{`leds = {wiring}: expected no such key: the keys here are board, board_id, buttons, clock_display, hall, laws, led, listen, log_level, sensor, state_dir, time_control, tls_cert, tls_key, tournament`}},
 		{"rate out of range", `[sensor]
 rate = 0`, []string{`sensor.rate = 0: expected scans a second, a number from 1 to 2000`}},
 		{"rate not a number", `[sensor]
@@ -249,8 +252,19 @@ brightness = 0`, []string{`led.brightness = 0: expected a brightness in percent,
 		{"hall scheme", `hall = "http://hall.local"`, []string{`hall = "http://hall.local": expected a broker URL with scheme mqtt, mqtts, tcp, ssl, tls, ws or wss`}},
 		{"relative state dir", `state_dir = "state"`, []string{`state_dir = "state": expected an absolute directory such as "/var/lib/boardd", or "" for the default`}},
 		{"board id", `board_id = "board/7"`, []string{`board_id = "board/7": expected an id of letters, digits, '.', '_' and '-' (at most 64), or "" for the host name`}},
-		{"time control", `time_control = "40/90min"`, []string{`time_control = "40/90min": expected a time control, or "" for none: ` + clock.Syntax}},
-		{"no such preset", `time_control = "rapid-15-10"`, []string{`time_control = "rapid-15-10": expected a time control, or "" for none: ` + clock.Syntax}},
+		{"time control", `time_control = "40/90min"`, []string{`time_control = "40/90min": expected a time control (stage 1: unexpected 'm' after 90: want '+' (increment), 'd' (simple delay), 'b' (Bronstein delay), ':' (next stage) or the end), or "" for none: ` + clock.Syntax}},
+		// The clocks' own reading: what they cannot keep is refused here,
+		// not when the game starts.
+		{"absurd time control", `time_control = "99999999999999999999"`, []string{`time_control = "99999999999999999999": expected a time control (stage 1: "99999999999999999999": too large for seconds), or "" for none: ` + clock.Syntax}},
+		{"no such preset", `time_control = "rapid-15-10"`, []string{`time_control = "rapid-15-10": expected a time control (unknown preset "rapid-15-10": want one of hastings1895, fide-classical, fide-rapid, fide-blitz, or stages such as 40/5400+30:1800+30), or "" for none: ` + clock.Syntax}},
+		{"no time", `time_control = "1/0"`, []string{`time_control = "1/0": expected a time control (stage 1: no time: the flag would fall at once; want seconds above 0, or an increment or simple delay), or "" for none: ` + clock.Syntax}},
+		{"TLS certificate without key", `tls_cert = "/etc/boardd/console.pem"`, []string{`tls_key = "": expected the certificate's private key, to go with tls_cert`}},
+		{"TLS key without certificate", `tls_key = "/etc/boardd/console.key"`, []string{`tls_cert = "": expected the console's certificate, to go with tls_key`}},
+		{"relative TLS files", "tls_cert = \"console.pem\"\ntls_key = \"console.key\"", []string{`tls_cert = "console.pem": expected an absolute file name such as "/etc/boardd/console.pem", or "" for none`, `tls_key = "console.key": expected an absolute file name such as "/etc/boardd/console.pem", or "" for none`}},
+		// A huge value or key is not echoed whole.
+		{"huge value", `laws = "` + strings.Repeat("x", 20<<20) + `"`, []string{`laws = "` + strings.Repeat("x", 64) + `... (20971520 bytes)": expected a law-set: sarratt1808, philidor1825, nycc, hastings1895, fide2023`}},
+		{"huge key", strings.Repeat("k", 20<<20) + ` = 1`, []string{strings.Repeat("k", 64) + `... (20971520 bytes) = 1: expected no such key: ` + topKeys}},
+		{"huge list", "[sensor.matrix]\nrows = [" + strings.Repeat(`"`+strings.Repeat("r", 1000)+`", `, 2000) + `"r"]`, []string{`sensor.matrix.rows = ["` + strings.Repeat("r", 64) + `... (1000 bytes)", ... (2001 in all)]: expected a list of 1 to 8 GPIO line names`}},
 		{"log level", `log_level = "trace"`, []string{`log_level = "trace": expected debug, info, warn or error`}},
 		{"clock display short of a pin", `[clock_display]
 white_clk = "GPIO20"

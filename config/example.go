@@ -86,8 +86,14 @@ tournament = false
 # "300b5", "30/7200:15/3600" (a last stage with a move count repeats).
 time_control = ""
 # The web console's address, host:port: "127.0.0.1:8080" for this machine only,
-# ":8080" for every network it is on.
+# ":8080" for every network it is on (then give tls_cert and tls_key).
 listen = "127.0.0.1:8080"
+# The console's certificate and private key (PEM files, absolute paths) to
+# serve HTTPS, e.g. "/etc/boardd/console.pem" and "/etc/boardd/console.key";
+# "" for plain HTTP. A console reached over the club's network needs them:
+# without them the arbiter's token crosses the network in clear.
+tls_cert = ""
+tls_key = ""
 # Where the game journal, the arbiter token and the calibration live (an
 # absolute path); "" means, in this order: $STATE_DIRECTORY (systemd's; the
 # first of several), else $XDG_STATE_HOME/boardd, else ~/.local/state/boardd.

@@ -122,7 +122,7 @@ func (b *Board) PGN(context.Context) (string, error) {
 // Submit sends an arbiter's action to the board and waits for its reply.
 // Player inputs are refused: the hall rules, it does not play.
 func (b *Board) Submit(ctx context.Context, l trace.Line) error {
-	a, err := wire.ActionFor("x", "", l)
+	a, err := wire.ActionFor("x", l)
 	if err != nil {
 		return &console.RefusedError{Err: err}
 	}

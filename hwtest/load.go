@@ -18,6 +18,7 @@ import (
 
 	"github.com/boardd/boardd/board"
 	"github.com/boardd/boardd/game"
+	"github.com/boardd/boardd/hall/actionsig"
 	"github.com/boardd/boardd/hall/broker"
 	"github.com/boardd/boardd/hall/halltest"
 	"github.com/boardd/boardd/hall/wire"
@@ -43,8 +44,9 @@ type LoadOptions struct {
 	Games []Game
 	// Broker returns board id's broker connection (its credentials).
 	Broker func(id string) (*broker.Config, error)
-	// Token is the hall token the boards accept.
-	Token string
+	// Verifier is the hall's verify key: the boards carry out the actions
+	// it signed.
+	Verifier *actionsig.Verifier
 	// Hall is the hall's web address (http://host:port); the run follows
 	// the hall's state on its event stream (GET /api/hall/events).
 	Hall string
@@ -234,7 +236,7 @@ func RunLoad(ctx context.Context, o LoadOptions) (*LoadResult, error) {
 			return nil, fmt.Errorf("hwtest: load: %w", err)
 		}
 		lb.b, err = halltest.Start(ctx, halltest.Options{
-			ID: id, Dir: dir, Broker: cfg, Token: o.Token, Logger: o.Logger.With("board", id),
+			ID: id, Dir: dir, Broker: cfg, Verifier: o.Verifier, Logger: o.Logger.With("board", id),
 			Game: game.Options{Laws: "fide2023", Timing: game.Timing{Settle: 150 * time.Millisecond}},
 			OnMove: func(_ uint64, _ report.Report, at time.Time) {
 				lb.mu.Lock()

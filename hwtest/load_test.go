@@ -37,7 +37,7 @@ func TestLoad(t *testing.T) {
 		rig := loadStartRig(t, LoadRigOptions{Dir: t.TempDir(), Boards: 6, ACLFile: acl})
 		res, err := RunLoad(t.Context(), LoadOptions{
 			Boards: 6, MoveEvery: 500 * time.Millisecond, Duration: 3 * time.Second, Games: games,
-			Broker: rig.BrokerConfig, Token: rig.Token, Hall: rig.HallURL, Dir: t.TempDir(),
+			Broker: rig.BrokerConfig, Verifier: rig.Verifier, Hall: rig.HallURL, Dir: t.TempDir(),
 		})
 		if err != nil {
 			t.Fatal(err)
@@ -98,7 +98,7 @@ func TestLoad(t *testing.T) {
 			}
 			res, err := RunLoad(ctx, LoadOptions{
 				Boards: n, MoveEvery: 2 * time.Second, Duration: time.Duration(seconds) * time.Second, Games: games,
-				Broker: rig.BrokerConfig, Token: rig.Token, Hall: rig.HallURL, HallPID: rig.HallPID, BrokerPID: rig.Broker.PID(),
+				Broker: rig.BrokerConfig, Verifier: rig.Verifier, Hall: rig.HallURL, HallPID: rig.HallPID, BrokerPID: rig.Broker.PID(),
 				Spy: spy, Dir: dir,
 			})
 			if err != nil {

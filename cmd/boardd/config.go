@@ -6,16 +6,19 @@ import (
 	"strings"
 
 	"github.com/boardd/boardd/config"
+	"github.com/boardd/boardd/daemon"
 )
 
 // runConfig is `boardd config check FILE` (exit 0 if the file will do, 2
-// with every fault on stderr if not; no hardware is touched) and `boardd
-// config example [WIRING]` (a commented file that check accepts).
+// with every fault on stderr if not: every check `boardd run` makes before
+// it starts, the files the configuration names included; no hardware is
+// touched) and `boardd config example [WIRING]` (a commented file that
+// check accepts).
 func runConfig(ctx context.Context, env *environment, args []string) int {
 	h := &helpText{
 		name:  "config",
 		usage: []string{"config check FILE", "config example [WIRING]"},
-		about: "check reads a configuration file and checks every key and value against what boardd accepts: the drivers, the GPIO pins (against the Raspberry Pi's header, and no pin used twice), the buses, the law-set, the time control, the state directory. It touches no hardware. It prints a one-line summary and exits 0 when the file will do; otherwise it prints every fault, with the key, the value and what was expected, on stderr and exits 2.\n\n" +
+		about: "check reads a configuration file and checks every key and value against what boardd accepts: the drivers, the GPIO pins (against the Raspberry Pi's header, and no pin used twice), the buses, the law-set, the time control, the state directory; and what the file names beyond itself, as boardd run would at its start: the console's certificate and key, the hall's URL, credentials and verify key. It touches no hardware. A file check passes is one boardd run takes. It prints a one-line summary and exits 0 when the file will do; otherwise it prints every fault, with the key, the value and what was expected, on stderr and exits 2.\n\n" +
 			"example prints a commented configuration for one wiring, which check accepts; WIRING is one of " + strings.Join(config.Examples(), ", ") + " (default sim). The comments name every key and every form its value may take.",
 		examples: []string{
 			"boardd config example hc165 > boardd.toml",
@@ -42,7 +45,7 @@ func runConfig(ctx context.Context, env *environment, args []string) int {
 			return h.fail(env, "check: want one FILE, not %d arguments", fs.NArg())
 		}
 		path := fs.Arg(0)
-		c, err := config.Load(path)
+		c, err := daemon.Check(daemon.Options{Config: path, Getenv: env.getenv})
 		if err != nil {
 			fmt.Fprintf(env.stderr, "boardd: %v\n", err)
 			return 2

@@ -19,7 +19,7 @@ func runDaemon(ctx context.Context, env *environment, args []string) int {
 		groups: []flagGroup{
 			{"The game", []string{"laws", "time-control", "tournament", "odds"}},
 			{"The board", []string{"config", "sensor", "led", "input"}},
-			{"The console and the hall", []string{"listen", "hall", "board-id"}},
+			{"The console and the hall", []string{"listen", "tls-cert", "tls-key", "hall", "board-id"}},
 			{"State and logs", []string{"state-dir", "archive-cap", "log-level"}},
 		},
 		examples: []string{
@@ -27,7 +27,7 @@ func runDaemon(ctx context.Context, env *environment, args []string) int {
 			"boardd run --laws sarratt1808       # under Sarratt's laws of 1808",
 			"boardd run --time-control 300+2     # five minutes and two seconds a move",
 			"boardd run --sensor serial:/dev/ttyACM0 --led serial:/dev/ttyACM0",
-			"boardd run --listen 0.0.0.0:8080    # the console for the club's network",
+			"boardd run --listen 0.0.0.0:8443 --tls-cert /etc/boardd/console.pem --tls-key /etc/boardd/console.key   # the console for the club's network, over HTTPS",
 			"boardd run --hall mqtts://broker.club.lan --board-id board-01",
 		},
 		exit: "Exit status: 0 when stopped; 1 when the board failed; 2 for a bad command line or configuration (every fault on stderr).",
@@ -37,7 +37,9 @@ func runDaemon(ctx context.Context, env *environment, args []string) int {
 	fs.StringVar(&o.Config, "config", "", "configuration file (default /etc/boardd/boardd.toml if it exists; none: a simulated board)")
 	fs.StringVar(&o.Laws, "laws", "", "law-set id: "+lawIDs()+" (default from the config, else fide2023)")
 	fs.StringVar(&o.StateDir, "state-dir", "", "state directory (default $STATE_DIRECTORY, else $XDG_STATE_HOME/boardd, else ~/.local/state/boardd)")
-	fs.StringVar(&o.Listen, "listen", "", "console address (default 127.0.0.1:8080)")
+	fs.StringVar(&o.Listen, "listen", "", "console address (default 127.0.0.1:8080; 0.0.0.0:8443 for the club's network, with --tls-cert and --tls-key)")
+	fs.StringVar(&o.TLSCert, "tls-cert", "", "serve the console over HTTPS with this certificate (PEM; default from the config, else plain HTTP)")
+	fs.StringVar(&o.TLSKey, "tls-key", "", "the private key of --tls-cert (PEM)")
 	fs.StringVar(&o.Sensor, "sensor", "", "sensor driver: sim, none, serial:SPEC, hc165, mcp23017, matrix, mcp3008 or mcp3208 (default from the config, else sim)")
 	fs.StringVar(&o.LED, "led", "", "LED driver: none, sim, serial:SPEC, ws2812, sk6812, apa102, max7219 or ht16k33 (default from the config, else none)")
 	fs.StringVar(&o.Hall, "hall", "", "club hall broker, mqtt://host:port (default: no hall)")

@@ -78,15 +78,15 @@ func TestActionLine(t *testing.T) {
 			continue
 		}
 		// ActionFor is the inverse.
-		back, err := ActionFor(c.a.ID, "tok", l)
-		if err != nil || back.Action != c.a.Action || back.Option != c.a.Option || back.Value != c.a.Value || back.Token != "tok" {
+		back, err := ActionFor(c.a.ID, l)
+		if err != nil || back.ID != c.a.ID || back.Action != c.a.Action || back.Option != c.a.Option || back.Value != c.a.Value {
 			t.Errorf("ActionFor(%+v) = %+v, %v", l, back, err)
 		}
 	}
-	if _, err := ActionFor("a1", "tok", trace.Line{Kind: trace.Lift}); err == nil {
+	if _, err := ActionFor("a1", trace.Line{Kind: trace.Lift}); err == nil {
 		t.Error("ActionFor took a player's lift")
 	}
-	if _, err := ActionFor("a1", "tok", trace.Line{Kind: trace.Choose, Option: "stand", Side: trace.SideBlack}); err == nil {
+	if _, err := ActionFor("a1", trace.Line{Kind: trace.Choose, Option: "stand", Side: trace.SideBlack}); err == nil {
 		t.Error("ActionFor chose as a player")
 	}
 }
