@@ -1,6 +1,8 @@
 package lawset
 
 import (
+	"encoding/json"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -409,6 +411,157 @@ func BenchmarkLawByID(b *testing.B) {
 	for b.Loop() {
 		if _, ok := LawByID("fide2023:9.6.2"); !ok {
 			b.Fatal("not found")
+		}
+	}
+}
+
+// scenarioOutputs reads the output of every law scenario as kept in
+// ../testdata/laws/golden (cmd/boardd's TestLawScenarioOutputGolden keeps it
+// equal to what `boardd replay` prints), scenario by scenario.
+func scenarioOutputs(t *testing.T) map[string][]map[string]any {
+	t.Helper()
+	paths, err := filepath.Glob(filepath.Join("..", "testdata", "laws", "*.trace"))
+	if err != nil || len(paths) < 80 {
+		t.Fatalf("found %d law scenarios (%v)", len(paths), err)
+	}
+	out := map[string][]map[string]any{}
+	for _, p := range paths {
+		name := strings.TrimSuffix(filepath.Base(p), ".trace")
+		data, err := os.ReadFile(filepath.Join("..", "testdata", "laws", "golden", name+".jsonl"))
+		if err != nil {
+			t.Fatalf("%s: %v (write it with go test ./cmd/boardd -run TestLawScenarioOutputGolden -update)", name, err)
+		}
+		for _, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+			var m map[string]any
+			if err := json.Unmarshal([]byte(line), &m); err != nil {
+				t.Fatalf("%s: %v", name, err)
+			}
+			out[name] = append(out[name], m)
+		}
+	}
+	return out
+}
+
+// optionWord is how an option id is written in an application: an
+// election of one of several touched men, "move-touched-b1", is the
+// option "move-touched-<square>".
+func optionWord(id string) string {
+	for _, prefix := range []string{string(report.OptMoveTouched) + "-", string(report.OptTakeTouched) + "-"} {
+		if sq, ok := strings.CutPrefix(id, prefix); ok {
+			if _, err := board.ParseSquare(sq); err == nil {
+				return prefix + "<square>"
+			}
+		}
+	}
+	return id
+}
+
+// mentions reports whether text names word as a word of its own (not part
+// of a longer id such as "move-touched" in "move-touched-<square>").
+func mentions(text, word string) bool {
+	for i := 0; ; {
+		j := strings.Index(text[i:], word)
+		if j < 0 {
+			return false
+		}
+		j += i
+		end := j + len(word)
+		before := j == 0 || !isIDByte(text[j-1])
+		after := end == len(text) || !isIDByte(text[end]) || text[end] == '-' && !strings.HasPrefix(text[end:], "-<") && !isIDByte(text[min(end+1, len(text)-1)])
+		if before && after {
+			return true
+		}
+		i = j + 1
+	}
+}
+
+func isIDByte(c byte) bool {
+	return c == '-' || c == '<' || c == '>' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9'
+}
+
+// TestScenariosCiteLawsThatDescribeThem checks the catalogue against what
+// boardd does: every law a scenario's output cites is in the catalogue as
+// applied or partial, and its application names the irregularity kind and
+// every option boardd offered or ruled under it.
+func TestScenariosCiteLawsThatDescribeThem(t *testing.T) {
+	for name, lines := range scenarioOutputs(t) {
+		for _, l := range lines {
+			law, _ := l["law"].(string)
+			if law == "" {
+				continue
+			}
+			entry, ok := LawByID(report.Law(law))
+			if !ok {
+				t.Errorf("%s cites %s, which is not in the catalogue", name, law)
+				continue
+			}
+			if entry.Status != Applied && entry.Status != Partial {
+				t.Errorf("%s cites %s, marked %s", name, law, entry.Status)
+			}
+			var words []string
+			switch l["type"] {
+			case "irregularity":
+				words = append(words, fmt.Sprint(l["kind"]))
+				opts, _ := l["options"].([]any)
+				for _, o := range opts {
+					m, _ := o.(map[string]any)
+					words = append(words, optionWord(fmt.Sprint(m["id"])))
+				}
+			case "ruling":
+				words = append(words, optionWord(fmt.Sprint(l["option"])))
+			}
+			for _, w := range words {
+				if !mentions(entry.Application, w) {
+					t.Errorf("%s: %s %s under %s, whose application does not say %q: %s", name, l["type"], w, law, w, entry.Application)
+				}
+			}
+		}
+	}
+}
+
+// TestAppliedLawsHaveProof checks that every law marked applied names the
+// scenarios or Go tests that show it, and that each exists.
+func TestAppliedLawsHaveProof(t *testing.T) {
+	testFuncs := map[string]string{} // "pkg.TestName" -> file
+	for _, dir := range []string{"board", "game/internal/gesture", "game/internal/arbiter", "game", "clock", "game/internal/timekeeper", "lawset"} {
+		files, _ := filepath.Glob(filepath.Join("..", dir, "*_test.go"))
+		for _, f := range files {
+			data, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, m := range regexp.MustCompile(`(?m)^func (Test\w+)\(t \*testing\.T\)`).FindAllStringSubmatch(string(data), -1) {
+				testFuncs[filepath.Base(dir)+"."+m[1]] = f
+			}
+		}
+	}
+	for _, l := range Catalogue() {
+		if l.Status == Applied && len(l.Scenarios)+len(l.Tests) == 0 {
+			t.Errorf("%s is marked applied but names no scenario or test that shows it", l.ID)
+		}
+		for _, s := range l.Scenarios {
+			if _, err := os.Stat(filepath.Join("..", "testdata", "laws", s+".trace")); err != nil {
+				t.Errorf("%s: scenario %s: %v", l.ID, s, err)
+			}
+		}
+		for _, name := range l.Tests {
+			// "arbiter.TestLaws/fide2023:9.3": the case of another law
+			// that shows this one too.
+			name, caseLaw, named := strings.Cut(name, "/")
+			if !named {
+				caseLaw = string(l.ID)
+			}
+			file, ok := testFuncs[name]
+			if !ok {
+				t.Errorf("%s: no Go test %s", l.ID, name)
+				continue
+			}
+			// A table of cases named by law (arbiter.TestLaws) must have
+			// one for this law.
+			data, _ := os.ReadFile(file)
+			if strings.Contains(string(data), "law: \"") && !strings.Contains(string(data), "law: \""+caseLaw+"\"") {
+				t.Errorf("%s: %s has no case for %s", l.ID, name, caseLaw)
+			}
 		}
 	}
 }

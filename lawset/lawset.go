@@ -274,7 +274,15 @@ func (ls *LawSet) AnnulsWhenNotExacted(k report.Kind) bool {
 
 // sets returns every code boardd carries, oldest first.
 func sets() []*LawSet {
-	return []*LawSet{sarratt1808(), philidor1825(), nycc(), hastings1895(), fide2023()}
+	all := []*LawSet{sarratt1808(), philidor1825(), nycc(), hastings1895(), fide2023()}
+	p := proofs()
+	for _, s := range all {
+		for i := range s.Laws {
+			l := &s.Laws[i]
+			l.Scenarios, l.Tests = p[string(l.ID)].scenarios, p[string(l.ID)].tests
+		}
+	}
+	return all
 }
 
 // All returns every law-set boardd carries, oldest first. The values are

@@ -232,7 +232,7 @@ func TestBinary(t *testing.T) {
 func testSIGKILL(t *testing.T, bin string) {
 	lines := killGame(t)
 	want := gamePGN(t, lines)
-	if !strings.Contains(want, `[Termination "checkmate"]`) || !strings.Contains(want, "by lapse") || !strings.Contains(want, "O-O") {
+	if !strings.Contains(want, `[TerminationDetails "checkmate`) || !strings.Contains(want, "by lapse") || !strings.Contains(want, "O-O") {
 		t.Fatalf("the game is not the one meant:\n%s", want)
 	}
 	dir := t.TempDir()

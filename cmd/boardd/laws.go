@@ -123,10 +123,14 @@ type lawEntryJSON struct {
 	Summary     string     `json:"summary"`
 	Application string     `json:"application"`
 	Status      string     `json:"status"`
+	// Scenarios (testdata/laws) and Tests (Go tests) show boardd applying
+	// the law.
+	Scenarios []string `json:"scenarios,omitempty"`
+	Tests     []string `json:"tests,omitempty"`
 }
 
 func lawJSON(l lawset.Law) lawEntryJSON {
-	return lawEntryJSON{ID: l.ID, Title: l.Title, Summary: l.Summary, Application: l.Application, Status: l.Status.String()}
+	return lawEntryJSON{ID: l.ID, Title: l.Title, Summary: l.Summary, Application: l.Application, Status: l.Status.String(), Scenarios: l.Scenarios, Tests: l.Tests}
 }
 
 func lawSetList() []lawSetJSON {
@@ -206,6 +210,17 @@ func (t *textWriter) law(l lawEntryJSON) {
 	}
 	t.paragraph("    ", "    ", l.Summary)
 	t.paragraph("    boardd: ", "            ", l.Application)
+	if len(l.Scenarios)+len(l.Tests) > 0 {
+		// One name a line (a scenario in testdata/laws, or a Go test as
+		// package.TestName): a name is not broken.
+		t.printf("    shown by:\n")
+		for _, s := range l.Scenarios {
+			t.printf("        testdata/laws/%s.trace\n", s)
+		}
+		for _, s := range l.Tests {
+			t.printf("        %s\n", s)
+		}
+	}
 }
 
 // paragraph prints text wrapped at t.cols, the first line after first and

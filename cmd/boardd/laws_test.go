@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"reflect"
 	"sort"
 	"strings"
 	"testing"
@@ -149,7 +150,7 @@ func TestLawsCommandJSON(t *testing.T) {
 		t.Fatalf("nycc: %d laws, want %d", len(set.Laws), len(laws))
 	}
 	for i, l := range laws {
-		if set.Laws[i] != lawJSON(l) {
+		if !reflect.DeepEqual(set.Laws[i], lawJSON(l)) {
 			t.Errorf("law %d = %+v, want %+v", i, set.Laws[i], lawJSON(l))
 		}
 	}

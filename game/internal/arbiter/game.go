@@ -53,6 +53,10 @@ type record struct {
 	// found again when a ruling needs them: a long game keeps a position a
 	// move, not an analysis).
 	before board.Position
+	// resume is the position play went on from after the move when the
+	// rules of movement do not lead there: a false move let stand, a man
+	// set in its place (the PGN is written from it).
+	resume *board.Position
 }
 
 // obligation is what the side to move must do with its next move.
@@ -122,8 +126,15 @@ type Game struct {
 	announce        [2]bool
 	falseCheck      *falseCheckState
 	annulled        int
-	lastMove        board.Move
-	hasLast         bool
+	// notes are the PGN notes of rulings made while no move stood;
+	// startResume is the position play went on from then, when a ruling
+	// changed it (a forgotten man set in its place before any move).
+	notes       []string
+	startResume *board.Position
+	// termination is the result's standard PGN Termination value.
+	termination string
+	lastMove    board.Move
+	hasLast     bool
 	// OnIllegal, when set, is told of each completed illegal move under a
 	// law-set with time penalties (the clock adds time to the opponent).
 	OnIllegal func(t time.Duration, offender board.Color, count int)
@@ -196,6 +207,7 @@ func (g *Game) begin(a *board.Analysis) {
 	g.pending, g.imposed, g.touched, g.count, g.restored, g.result = nil, nil, nil, nil, nil, nil
 	g.checks, g.falseCheck, g.announce = nil, nil, [2]bool{}
 	g.illegal = [2]int{}
+	g.notes, g.startResume, g.termination = nil, nil, ""
 	g.movedSincePress = [2]bool{}
 	g.awaiting = nil
 	g.hasLast = false
@@ -435,8 +447,7 @@ func (g *Game) exactOnLapse(t time.Duration, d *decision) bool {
 		g.pending = nil
 		g.emit(report.Report{Type: report.Ruling, T: t, Option: report.OptAnnul, By: report.Lapse, Law: d.law, Reason: "the penalty was not exacted at once: the game is annulled"})
 		g.annulled++
-		g.comment(fmt.Sprintf("%s, %s: not exacted at once, game annulled", d.kind, d.law))
-		g.begin(g.startAt)
+		g.annul(g.startAt, fmt.Sprintf("%s, %s: not exacted at once, game annulled by lapse", d.kind, d.law))
 		g.exp = gesture.Expectation{Mode: gesture.Restore, Analysis: g.startAt}
 		return true
 	}

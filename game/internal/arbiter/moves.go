@@ -2,11 +2,13 @@ package arbiter
 
 import (
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/boardd/boardd/board"
 	"github.com/boardd/boardd/game/internal/gesture"
 	"github.com/boardd/boardd/lawset"
+	"github.com/boardd/boardd/pgn"
 	"github.com/boardd/boardd/report"
 )
 
@@ -626,6 +628,10 @@ func (g *Game) record(t time.Duration, rd *gesture.Reading, before *board.Analys
 		san = before.SANAfter(m, g.cur)
 	}
 	rec := record{side: rd.Mover, move: m, uci: m.UCI(), san: san, legal: legal, t: t, before: before.Position}
+	if !legal {
+		resume := g.cur.Position
+		rec.resume = &resume
+	}
 	g.moves = append(g.moves, rec)
 	g.movedSincePress[rd.Mover] = true
 	g.lastMove, g.hasLast = m, true
@@ -659,6 +665,12 @@ func (g *Game) recordStanding(t time.Duration, d *decision) {
 	g.seen.push(g.cur.Position.Key())
 	g.exp = gesture.Expectation{Mode: gesture.Play, Analysis: g.cur}
 	rec := record{side: rd.Mover, move: m, uci: m.UCI(), san: san, legal: rd.Legal, t: t, before: before.Position}
+	if !rd.Legal || rd.Mover != before.Position.Turn {
+		// The rules of movement do not lead here (a false move, a move
+		// out of turn): the PGN goes on from this position.
+		resume := g.cur.Position
+		rec.resume = &resume
+	}
 	g.moves = append(g.moves, rec)
 	g.movedSincePress[rd.Mover] = true
 	g.lastMove, g.hasLast = m, true
@@ -674,12 +686,99 @@ func (g *Game) Comment(ply int, text string) {
 	}
 }
 
+// comment notes c at the last move that stands, or before the first move
+// while none does: every ruling keeps its note in the PGN, those that take
+// the offending move back included.
 func (g *Game) comment(c string) {
 	if len(g.moves) == 0 {
+		g.notes = append(g.notes, c)
 		return
 	}
 	last := &g.moves[len(g.moves)-1]
 	last.comments = append(last.comments, c)
+}
+
+// moveLabel names the move at ply i as a reader of the PGN would: "3. Nf3"
+// or "3... Nc6".
+func (g *Game) moveLabel(i int) string {
+	m := &g.moves[i]
+	if m.side == board.White {
+		return fmt.Sprintf("%d. %s", m.before.FullMove, m.san)
+	}
+	return fmt.Sprintf("%d... %s", m.before.FullMove, m.san)
+}
+
+// dropMoves takes the moves from ply keep on out of the record (a ruling
+// took them back). Their notes, not their clock commands, go to the move
+// kept last (or before the first move), each naming the move it was made
+// at, so that no ruling leaves the PGN.
+func (g *Game) dropMoves(keep int) {
+	if keep < 0 || keep >= len(g.moves) {
+		return
+	}
+	var carried []string
+	for i := keep; i < len(g.moves); i++ {
+		for _, c := range g.moves[i].comments {
+			if strings.HasPrefix(c, "[%") {
+				continue
+			}
+			carried = append(carried, fmt.Sprintf("at %s, since taken back: %s", g.moveLabel(i), c))
+		}
+	}
+	g.moves = g.moves[:keep]
+	for _, c := range carried {
+		g.comment(c)
+	}
+}
+
+// movesText is the moves that stand, as a PGN reader would write them
+// without comments: "1. e4 e5 2. Nf3".
+func (g *Game) movesText() string {
+	var b strings.Builder
+	for i, m := range g.moves {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		switch {
+		case m.side == board.White:
+			fmt.Fprintf(&b, "%d. ", m.before.FullMove)
+		case i == 0:
+			fmt.Fprintf(&b, "%d... ", m.before.FullMove)
+		}
+		b.WriteString(m.san)
+	}
+	return b.String()
+}
+
+// annulNote is the note of an annulment: the ruling, and the moves it
+// voids (the PGN of the game begun anew starts with it).
+func (g *Game) annulNote(note string) string {
+	if len(g.moves) == 0 {
+		return note
+	}
+	return note + "; the moves annulled: " + g.movesText()
+}
+
+// annul begins the game anew from start after an annulment, with its note
+// before the first move.
+func (g *Game) annul(start *board.Analysis, note string) {
+	note = g.annulNote(note)
+	g.begin(start)
+	g.notes = []string{note}
+}
+
+// takenBackNote is the note of a ruling on a move that does not stand (or
+// on a man touched, before any move): the irregularity, the move or the
+// man, the law, the option and who chose it.
+func (g *Game) takenBackNote(d *decision, option report.OptionID, by report.Party) string {
+	what := ""
+	switch {
+	case d.reading != nil && d.before != nil:
+		what = " " + d.before.SAN(d.reading.Move)
+	case d.touched.Valid():
+		what = " " + d.touched.String()
+	}
+	return fmt.Sprintf("%s%s, %s: %s by %s", d.kind, what, d.law, option, by)
 }
 
 // countIllegal applies fide2023:7.5.5.
@@ -690,9 +789,9 @@ func (g *Game) countIllegal(t time.Duration, offender board.Color) {
 	}
 	if g.illegal[offender] >= 2 {
 		if g.cur.Position.CanMate(offender.Other()) {
-			g.finish(t, winFor(offender.Other()), "second illegal move", g.laws.IllegalMoveLaw)
+			g.finishAs(t, pgn.RulesInfraction, winFor(offender.Other()), "second illegal move", g.laws.IllegalMoveLaw)
 		} else {
-			g.finish(t, report.Draw, "second illegal move, but the opponent cannot mate", g.laws.IllegalMoveLaw)
+			g.finishAs(t, pgn.RulesInfraction, report.Draw, "second illegal move, but the opponent cannot mate", g.laws.IllegalMoveLaw)
 		}
 	}
 }
@@ -736,6 +835,7 @@ func (g *Game) apply(t time.Duration, option report.OptionID, by report.Party) {
 	g.pending = nil
 	g.emit(report.Report{Type: report.Ruling, T: t, Option: option, By: by, Law: d.law})
 	if d.pre {
+		g.comment(g.takenBackNote(d, option, by))
 		if option == report.OptStand {
 			g.imposed = nil
 		}
@@ -747,19 +847,25 @@ func (g *Game) apply(t time.Duration, option report.OptionID, by report.Party) {
 		case report.OptStand:
 			g.comment(fmt.Sprintf("%s, %s: %s by %s", d.kind, d.law, report.OptStand, by))
 		case report.OptPlaceForgotten:
-			g.comment(fmt.Sprintf("%s, %s: the forgotten man set in its place by %s; position %s", d.kind, d.law, by, g.placeForgotten().Position.FEN()))
-			g.restoreTo(t, g.placeForgotten(), nil)
+			placed := g.placeForgotten()
+			g.comment(fmt.Sprintf("%s, %s: the forgotten man set in its place by %s; position %s", d.kind, d.law, by, placed.Position.FEN()))
+			// No move leads there: the PGN goes on from the position.
+			resume := placed.Position
+			if n := len(g.moves); n > 0 {
+				g.moves[n-1].resume = &resume
+			} else {
+				g.startResume = &resume
+			}
+			g.restoreTo(t, placed, nil)
 		case report.OptAnnul:
 			g.annulled++
 			g.startAt = d.restart
-			g.begin(d.restart)
+			g.annul(d.restart, fmt.Sprintf("%s, %s: game annulled by %s", d.kind, d.law, by))
 			g.exp = gesture.Expectation{Mode: gesture.Restore, Analysis: d.restart}
 		case report.OptRecall:
 			keep := d.recallTo
 			recalled := len(g.moves) - keep
-			if keep < len(g.moves) {
-				g.moves = g.moves[:keep]
-			}
+			g.dropMoves(keep)
 			// The note goes on the move that stays: the one the recall
 			// returns to.
 			g.comment(fmt.Sprintf("%s, %s: %d %s recalled by %s", d.kind, d.law, recalled, plural(recalled, "move", "moves"), by))
@@ -781,18 +887,22 @@ func (g *Game) apply(t time.Duration, option report.OptionID, by report.Party) {
 		return
 	case report.OptAnnul:
 		g.annulled++
-		g.comment(fmt.Sprintf("%s, %s: game annulled", d.kind, d.law))
+		note := g.annulNote(fmt.Sprintf("%s, %s: game annulled by %s", d.kind, d.law, by))
 		g.restoreTo(t, g.startAt, nil)
 		g.moves = nil
+		g.notes, g.startResume = []string{note}, nil
 		g.seen.reset(g.startAt.Position.Key())
 		return
 	}
 	target := d.before
 	if (option == report.OptRecall || option == report.OptKing) && d.kind == report.KindSuccessive && d.beforeFirst != nil && !g.laws.SuccessiveRevokesSecondOnly {
 		target = d.beforeFirst
-		g.moves = g.moves[:len(g.moves)-1]
+		g.dropMoves(len(g.moves) - 1)
 		g.seen.truncate(g.seen.len() - 1)
 	}
+	// The offending move does not stand: the note goes on the move kept
+	// last, or before the first move.
+	g.comment(g.takenBackNote(d, option, by))
 	var ob *obligation
 	if name, ok := option.TouchedSquare(); ok {
 		if sq, err := board.ParseSquare(name); err == nil {

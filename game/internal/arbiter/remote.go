@@ -117,14 +117,16 @@ func (g *Game) TakeBack(t time.Duration, plies int, by board.Color) error {
 	}
 	keep := len(g.moves) - plies
 	target := g.analysed(g.moves[keep].before)
-	g.moves = g.moves[:keep]
+	g.dropMoves(keep)
 	g.seen.truncate(keep + 1)
 	g.pending, g.imposed, g.awaiting, g.checks, g.falseCheck, g.count = nil, nil, nil, nil, nil, nil
 	g.hasLast = keep > 0
 	if g.hasLast {
 		g.lastMove = g.moves[keep-1].move
 	}
-	g.emit(report.Report{Type: report.Ruling, T: t, Option: report.OptTakeBack, By: party(by), Reason: fmt.Sprintf("%d %s taken back", plies, plural(plies, "move", "moves"))})
+	reason := fmt.Sprintf("%d %s taken back", plies, plural(plies, "move", "moves"))
+	g.emit(report.Report{Type: report.Ruling, T: t, Option: report.OptTakeBack, By: party(by), Reason: reason})
+	g.comment(fmt.Sprintf("%s by %s: %s", report.OptTakeBack, party(by), reason))
 	g.restoreTo(t, target, nil)
 	return nil
 }

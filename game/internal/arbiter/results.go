@@ -7,6 +7,7 @@ import (
 	"github.com/boardd/boardd/board"
 	"github.com/boardd/boardd/game/internal/gesture"
 	"github.com/boardd/boardd/lawset"
+	"github.com/boardd/boardd/pgn"
 	"github.com/boardd/boardd/report"
 	"github.com/boardd/boardd/trace"
 )
@@ -64,17 +65,24 @@ func (g *Game) afterMove(t time.Duration) {
 // repetitions counts how often the current position has stood on the board.
 func (g *Game) repetitions() int { return g.seen.current(g.laws.RepetitionByPlacement) }
 
-// Finish ends the game with a result decided outside the board (a flag
-// fallen, say), unless it has ended already.
+// Finish ends the game with a result decided outside the board, a flag
+// fallen, unless it has ended already.
 func (g *Game) Finish(t time.Duration, result report.Outcome, reason string, law report.Law) {
 	if g.result == nil {
-		g.finish(t, result, reason, law)
+		g.finishAs(t, pgn.TimeForfeit, result, reason, law)
 	}
 }
 
-// finish ends the game.
+// finish ends the game on the board: mate, stalemate, a draw.
 func (g *Game) finish(t time.Duration, result report.Outcome, reason string, law report.Law) {
+	g.finishAs(t, pgn.Normal, result, reason, law)
+}
+
+// finishAs ends the game, termination being the PGN's standard word for
+// how (pgn.Normal, pgn.TimeForfeit, ...).
+func (g *Game) finishAs(t time.Duration, termination string, result report.Outcome, reason string, law report.Law) {
 	r := report.Report{Type: report.Result, T: t, Result: result, Reason: reason, Law: law}
+	g.termination = termination
 	g.result = &r
 	g.pending = nil
 	g.imposed = nil
@@ -138,7 +146,9 @@ func (g *Game) claim(t time.Duration, side board.Color) {
 	}
 	if g.count == nil {
 		g.count = &countState{law: cr.Law, startPly: len(g.moves), by: side}
-		g.emit(report.Report{Type: report.Ruling, T: t, Option: report.OptCount, By: party(side), Law: cr.Law, Reason: fmt.Sprintf("%d moves each to mate, counted from now", cr.Plies/2)})
+		reason := fmt.Sprintf("%d moves each to mate, counted from now", cr.Plies/2)
+		g.emit(report.Report{Type: report.Ruling, T: t, Option: report.OptCount, By: party(side), Law: cr.Law, Reason: reason})
+		g.comment(fmt.Sprintf("%s called by %s, %s: %s", report.OptCount, party(side), cr.Law, reason))
 		return
 	}
 	if cr.ResetByPawn {
