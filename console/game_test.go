@@ -299,3 +299,49 @@ func TestArbiterActions(t *testing.T) {
 		}
 	})
 }
+
+// Play against a side from off the board: the state says who plays from
+// afar and which move the player must carry out for them (in SAN, with its
+// squares), until it is made; a journal fault shows among the faults.
+func TestRemoteAndFaultsInState(t *testing.T) {
+	r := newRig(t, rigOptions{})
+	s := r.stream(t)
+	ctx := context.Background()
+	st := s.waitState(t, "the initial state", func(st State) bool { return st.Turn == "white" })
+	if st.Remote != nil || len(st.Faults) != 0 {
+		t.Fatalf("initial remote %+v faults %v, want neither", st.Remote, st.Faults)
+	}
+	line := func(text string) {
+		t.Helper()
+		l, err := trace.Parse([]byte(text))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := r.runner.Submit(ctx, l); err != nil {
+			t.Fatalf("%s: %v", text, err)
+		}
+	}
+	line(`{"t":0,"remote":"black"}`)
+	r.input(t, `{"lift":"e2"}`)
+	r.input(t, `{"place":"e4"}`)
+	s.waitState(t, "e4", hasMoves("e4"))
+	line(`{"t":0,"opponent":"g8f6"}`)
+	st = s.waitState(t, "the awaited move", func(st State) bool { return st.Remote != nil && st.Remote.Awaiting != nil })
+	want := RemoteMove{UCI: "g8f6", SAN: "Nf6", From: "g8", To: "f6"}
+	if !st.Remote.Black || st.Remote.White || *st.Remote.Awaiting != want {
+		t.Errorf("remote %+v awaiting %+v, want black remote awaiting %+v", st.Remote, st.Remote.Awaiting, want)
+	}
+	r.input(t, `{"lift":"g8"}`)
+	r.input(t, `{"place":"f6"}`)
+	st = s.waitState(t, "Nf6 carried out", hasMoves("e4 Nf6"))
+	if st.Remote == nil || st.Remote.Awaiting != nil {
+		t.Errorf("remote %+v after the move, want black remote, nothing awaited", st.Remote)
+	}
+	if err := r.runner.Do(ctx, func(g *game.Game, _ time.Duration) { g.SetJournalFault(true) }); err != nil {
+		t.Fatal(err)
+	}
+	st = s.waitState(t, "the journal fault", func(st State) bool { return len(st.Faults) > 0 })
+	if !slices.Equal(st.Faults, []string{"journal"}) {
+		t.Errorf("faults %v, want [journal]", st.Faults)
+	}
+}

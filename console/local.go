@@ -434,5 +434,45 @@ func (l *Local) snapshot(p *game.Game) State {
 	if r := snap.Result; r != nil {
 		st.Result = &Result{Result: r.Result, Reason: r.Reason, Law: r.Law}
 	}
+	st.Faults = faultsOf(snap)
+	st.Remote = remoteOf(snap)
 	return st
+}
+
+// faultsOf names the faults a snapshot shows, never nil.
+func faultsOf(snap *game.Snapshot) []string {
+	faults := []string{}
+	if snap.Fault {
+		faults = append(faults, "sensor")
+	}
+	if snap.JournalFault {
+		faults = append(faults, "journal")
+	}
+	return faults
+}
+
+// remoteOf says who plays from off the board and what the player must do
+// for them; nil when both sides play at the board.
+func remoteOf(snap *game.Snapshot) *Remote {
+	if !snap.Remote[board.White] && !snap.Remote[board.Black] && !snap.HasHint {
+		return nil
+	}
+	r := &Remote{White: snap.Remote[board.White], Black: snap.Remote[board.Black]}
+	if !snap.HasAwaiting && !snap.HasHint {
+		return r
+	}
+	an, err := board.Analyse(snap.Position)
+	if err != nil {
+		return r
+	}
+	announce := func(m board.Move) *RemoteMove {
+		return &RemoteMove{UCI: m.UCI(), SAN: an.SAN(m), From: m.From.String(), To: m.To.String()}
+	}
+	if snap.HasAwaiting {
+		r.Awaiting = announce(snap.Awaiting)
+	}
+	if snap.HasHint {
+		r.Hint = announce(snap.Hint)
+	}
+	return r
 }

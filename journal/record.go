@@ -70,8 +70,10 @@ type Header struct {
 	Physical          *board.Occupancy  // what the board read at the start, when not the start position
 	Debounce          time.Duration     // sensor debounce window (zero: the default)
 	Settle            time.Duration     // gesture options (zero: the defaults)
+	QuickSettle       time.Duration     // negative: Settle
 	OpenWait          time.Duration
 	Jadoube           time.Duration
+	Bump              time.Duration
 }
 
 // NewHeader returns the header of game number game played with opts.
@@ -80,7 +82,8 @@ func NewHeader(game uint64, opts game.Options, started time.Time) Header {
 		Game: game, Laws: opts.Laws, Setup: opts.Setup, Odds: opts.Odds,
 		TimeControl: opts.TimeControl, ClockAtFirstInput: opts.ClockAtFirstInput, Tournament: opts.Tournament,
 		Tags: map[string]string{}, Started: started, Debounce: opts.Timing.Debounce,
-		Settle: opts.Timing.Settle, OpenWait: opts.Timing.OpenWait, Jadoube: opts.Timing.Jadoube,
+		Settle: opts.Timing.Settle, QuickSettle: opts.Timing.QuickSettle, OpenWait: opts.Timing.OpenWait,
+		Jadoube: opts.Timing.Jadoube, Bump: opts.Timing.Bump,
 	}
 	for k, v := range opts.Tags {
 		h.Tags[k] = v
@@ -109,6 +112,7 @@ func (h Header) Options(base game.Options) game.Options {
 	o.TimeControl, o.ClockAtFirstInput = h.TimeControl, h.ClockAtFirstInput
 	o.Timing.Debounce = h.Debounce
 	o.Timing.Settle, o.Timing.OpenWait, o.Timing.Jadoube = h.Settle, h.OpenWait, h.Jadoube
+	o.Timing.QuickSettle, o.Timing.Bump = h.QuickSettle, h.Bump
 	o.Tags = make(map[string]string, len(h.Tags))
 	for k, v := range h.Tags {
 		o.Tags[k] = v
@@ -149,8 +153,10 @@ type headerWire struct {
 	Physical   string            `json:"physical,omitempty"`
 	Debounce   float64           `json:"debounce_ms,omitempty"`
 	Settle     float64           `json:"settle_ms,omitempty"`
+	Quick      float64           `json:"quick_settle_ms,omitempty"`
 	OpenWait   float64           `json:"open_wait_ms,omitempty"`
 	Jadoube    float64           `json:"jadoube_ms,omitempty"`
+	Bump       float64           `json:"bump_ms,omitempty"`
 }
 
 // probe finds which kind of record a line is.
@@ -180,7 +186,7 @@ func AppendHeader(dst []byte, t time.Duration, seq uint64, h Header) ([]byte, er
 	w := headerWire{
 		Journal: Version, Game: h.Game, Laws: h.Laws, Setup: h.Setup, Odds: h.Odds,
 		Control: h.TimeControl, AtFirst: h.ClockAtFirstInput, Tournament: h.Tournament,
-		Tags: h.Tags, Debounce: ms(h.Debounce), Settle: ms(h.Settle), OpenWait: ms(h.OpenWait), Jadoube: ms(h.Jadoube),
+		Tags: h.Tags, Debounce: ms(h.Debounce), Settle: ms(h.Settle), Quick: ms(h.QuickSettle), OpenWait: ms(h.OpenWait), Jadoube: ms(h.Jadoube), Bump: ms(h.Bump),
 	}
 	if !h.Started.IsZero() {
 		w.Started = h.Started.UTC().Format(time.RFC3339)
@@ -284,7 +290,8 @@ func parseRecord(line []byte) (Record, error) {
 		h := &Header{
 			Game: w.Game, Laws: w.Laws, Setup: w.Setup, Odds: w.Odds,
 			TimeControl: w.Control, ClockAtFirstInput: w.AtFirst, Tournament: w.Tournament, Tags: w.Tags,
-			Debounce: fromMS(w.Debounce), Settle: fromMS(w.Settle), OpenWait: fromMS(w.OpenWait), Jadoube: fromMS(w.Jadoube),
+			Debounce: fromMS(w.Debounce), Settle: fromMS(w.Settle), QuickSettle: fromMS(w.Quick), OpenWait: fromMS(w.OpenWait), Jadoube: fromMS(w.Jadoube),
+			Bump: fromMS(w.Bump),
 		}
 		if h.Tags == nil {
 			h.Tags = map[string]string{}

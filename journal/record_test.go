@@ -21,6 +21,7 @@ func TestRecordsRoundTrip(t *testing.T) {
 		Tags:    map[string]string{"Date": "2025.06.01", "White": "Morphy, \"Paul\"", "Event": "Café"},
 		Started: time.Date(2025, 6, 1, 18, 30, 0, 0, time.UTC), Physical: &phys,
 		Debounce: 30 * time.Millisecond, Settle: 300 * time.Millisecond, OpenWait: 1500 * time.Millisecond, Jadoube: 2 * time.Second,
+		QuickSettle: -1 * time.Millisecond, Bump: 120 * time.Millisecond,
 	}
 	line, err := AppendHeader(nil, 1500*time.Millisecond, 41, h)
 	if err != nil {

@@ -309,7 +309,16 @@
     if (st.syncing && st.mismatch) return `The board does not match the game: ${fixText(st)}.`;
     if (st.syncing) return `Set the board as lit: ${fixText(st)}.`;
     if (st.pending) return `Waiting for ${chooserName(st.pending.chooser)} to choose.`;
+    const aw = st.remote && st.remote.awaiting;
+    if (aw) return `${cap(st.turn)} plays ${aw.san}: move the man from ${aw.from} to ${aw.to}.`;
     return `${cap(st.turn)} to move.`;
+  }
+
+  // faultText warns of what is wrong beside the game.
+  function faultText(st) {
+    const say = { sensor: 'the board\'s sensors are not to be trusted', journal: 'the game is not being saved' };
+    const f = (st.faults || []).map((x) => say[x] || x);
+    return f.length ? `Fault: ${and(f)}.` : '';
   }
 
   function noteText(r) {
@@ -467,6 +476,9 @@
     drawSquares(st);
     el('status').textContent = statusText(st);
     el('status').dataset.syncing = st.syncing ? (st.mismatch ? 'mismatch' : 'restore') : '';
+    const fault = el('fault');
+    fault.textContent = faultText(st);
+    fault.hidden = fault.textContent === '';
     drawHand();
     drawPending(st);
     const res = el('result');
@@ -478,11 +490,17 @@
   }
 
   // --- wiring ------------------------------------------------------------
+  // connect follows the board's events. A browser gives up on a stream the
+  // console refused (too many open: 503); the page opens it again after a
+  // pause, as the console's Retry-After asks.
   function connect() {
     const es = new EventSource(api('events'));
     const conn = el('conn');
     es.addEventListener('open', () => { conn.textContent = 'live'; conn.className = 'up'; });
-    es.addEventListener('error', () => { conn.textContent = 'reconnecting…'; conn.className = 'down'; });
+    es.addEventListener('error', () => {
+      conn.textContent = 'reconnecting…'; conn.className = 'down';
+      if (es.readyState === EventSource.CLOSED) setTimeout(connect, 10000);
+    });
     es.addEventListener('state', (e) => render(JSON.parse(e.data)));
   }
 
