@@ -230,7 +230,7 @@ func TestMenFollowTheHands(t *testing.T) {
 	if err := l.Submit(ctx, trace.Line{Kind: trace.Frame, Occupancy: 0}); err != nil {
 		t.Fatal(err)
 	}
-	if l.model.valid {
+	if l.hands.Known() {
 		t.Errorf("the model survived a raw frame")
 	}
 }
