@@ -30,6 +30,10 @@ type LocalOptions struct {
 	Timeout time.Duration
 	// MaxNotes is how many notes are kept; 500 if zero.
 	MaxNotes int
+	// Layer, if set, returns a frame laid over the game's LEDs (led.Overlay),
+	// such as an app's through the ChessLink emulation; the page shows the
+	// LEDs so, within a poll of a change. It is called from any goroutine.
+	Layer func() led.Frame
 }
 
 // Local is a Board driven by a game.Runner in this process. Every query
@@ -237,7 +241,7 @@ func (l *Local) poll() {
 		}
 		fp, err := query(l, l.ctx, func(p *game.Game) fingerprint {
 			s := p.Snapshot()
-			return fingerprint{frame: led.Compose(s), occ: s.Occupancy, moves: s.Moves, pending: s.Pending != nil, result: s.Result != nil}
+			return fingerprint{frame: l.frame(s), occ: s.Occupancy, moves: s.Moves, pending: s.Pending != nil, result: s.Result != nil}
 		})
 		if err != nil {
 			continue
@@ -247,6 +251,16 @@ func (l *Local) poll() {
 			l.notify(Change{})
 		}
 	}
+}
+
+// frame is what the LEDs show: the game's frame, with the layer over it.
+func (l *Local) frame(s *game.Snapshot) led.Frame {
+	f := led.Compose(s)
+	if l.opts.Layer != nil {
+		layer := l.opts.Layer()
+		f = led.Overlay(&f, &layer)
+	}
+	return f
 }
 
 // State returns a snapshot taken on the runner's goroutine.
@@ -341,7 +355,7 @@ func (l *Local) snapshot(p *game.Game) State {
 		}
 	}
 
-	frame := led.Compose(snap)
+	frame := l.frame(snap)
 	for sq, role := range frame.Role {
 		if role == led.Off {
 			continue
