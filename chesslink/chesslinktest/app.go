@@ -58,8 +58,10 @@ func Open(t testing.TB, link string) *App {
 		t.Fatalf("chesslinktest: pty: %v", err)
 	}
 	// A non-blocking duplicate of the master goes through Go's poller, so
-	// that Close interrupts a read.
-	fd, err := unix.Dup(int(m.Fd()))
+	// that Close interrupts a read. It is closed on exec: a boardd started
+	// by the test must not hold the master open, or the port would never
+	// vanish from under it.
+	fd, err := unix.FcntlInt(m.Fd(), unix.F_DUPFD_CLOEXEC, 0)
 	m.Close()
 	if err != nil {
 		s.Close()
