@@ -374,3 +374,38 @@ func FuzzTracker(f *testing.F) {
 		}
 	})
 }
+
+// TestTrackerOnRawFrames: on real sensors the game takes raw scans and
+// debounces them; the tracker follows the debounced board all the same.
+func TestTrackerOnRawFrames(t *testing.T) {
+	f := newFollower(t, "fide2023", "rnbqkbnr/ppp1pppp/8/3p4/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2")
+	sq := func(n string) board.Square { s, _ := board.ParseSquare(n); return s }
+	occ := f.g.Snapshot().Occupancy
+	scan := func(o board.Occupancy, ms int) {
+		for range ms {
+			f.now += time.Millisecond
+			f.g.Frame(f.now, o)
+			f.notice(false)
+		}
+	}
+	scan(occ, 50)
+	for _, s := range []struct {
+		o    board.Occupancy
+		want string
+	}{
+		{occ.Without(sq("e4")), "rnbqkbnr/ppp1pppp/8/3p4/8/8/PPPP1PPP/RNBQKBNR"},
+		{occ.Without(sq("e4")).Without(sq("d5")), "rnbqkbnr/ppp1pppp/8/8/8/8/PPPP1PPP/RNBQKBNR"},
+		{occ.Without(sq("e4")), "rnbqkbnr/ppp1pppp/8/3P4/8/8/PPPP1PPP/RNBQKBNR"},
+	} {
+		scan(s.o, 5) // contact bounce, shorter than the debounce
+		scan(occ, 3)
+		scan(s.o, 100)
+		if got := placementOf(f.shown); got != s.want {
+			t.Fatalf("placement %s, want %s", got, s.want)
+		}
+	}
+	scan(occ.Without(sq("e4")), 600)
+	if s := f.g.Snapshot(); s.Moves != 1 || placementOf(f.shown) != s.Position.Placement() {
+		t.Errorf("after exd5: %d moves, shown %s", s.Moves, placementOf(f.shown))
+	}
+}
