@@ -333,3 +333,33 @@ func BenchmarkEmulationChange(b *testing.B) {
 		b.Fatal("no status encoded")
 	}
 }
+
+// FuzzAppLEDs feeds arbitrary bytes to the board's session as an app's and
+// maps every LED pattern it takes onto boardd's LEDs: nothing panics, and
+// an app lights nothing but hints, and nothing over a frame not at rest.
+func FuzzAppLEDs(f *testing.F) {
+	var l chesslink.Command
+	l.Letter, l.LEDs.SlotTime = chesslink.CmdLEDs, 0x20
+	l.LEDs.LightSquare(12, 0xCC)
+	l.LEDs.LightSquare(28, 0x33)
+	f.Add(chesslink.AppendMessage(nil, []byte(l.String()), chesslink.ParityOdd))
+	f.Add(chesslink.AppendMessage(nil, []byte("L00"+strings.Repeat("81", 81)), chesslink.ParityNone))
+	f.Add([]byte("X58W0204\x00\xffL"))
+	var busy led.Frame
+	busy.Set(6, led.MustMove, led.Steady)
+	f.Fuzz(func(t *testing.T, data []byte) {
+		var frames []led.Frame
+		s := chesslink.NewSession(chesslink.Options{ShowLEDs: func(p chesslink.LEDPattern) { frames = append(frames, appFrame(&p)) }})
+		s.Receive(0, data)
+		for _, fr := range frames {
+			for sq, r := range fr.Role {
+				if r != led.Off && r != led.Hint {
+					t.Fatalf("the app lit %s as %v", board.Square(sq), r)
+				}
+			}
+			if got := led.Overlay(&busy, &fr); got != busy {
+				t.Fatalf("the app's LEDs showed over a man that must move")
+			}
+		}
+	})
+}
