@@ -30,6 +30,11 @@ type Browser struct {
 	skip   string
 	Width  int // window width, default 1280
 	Height int // window height, default 960
+	// Flags are more Chromium switches, set before the first Context: the
+	// switch's name without "--" and its value (true for a bare switch),
+	// e.g. "ignore-certificate-errors-spki-list" to trust a test's
+	// certificate.
+	Flags map[string]any
 }
 
 // Path returns the Chromium to use, or "" if none is installed.
@@ -60,7 +65,7 @@ func (b *Browser) start() {
 	if h == 0 {
 		h = 960
 	}
-	alloc, cancelAlloc := chromedp.NewExecAllocator(context.Background(),
+	opts := []chromedp.ExecAllocatorOption{
 		chromedp.ExecPath(path),
 		chromedp.Headless,
 		chromedp.NoSandbox,
@@ -73,7 +78,11 @@ func (b *Browser) start() {
 		chromedp.Flag("disable-dev-shm-usage", true),
 		chromedp.UserDataDir(dir),
 		chromedp.WindowSize(w, h),
-	)
+	}
+	for name, v := range b.Flags {
+		opts = append(opts, chromedp.Flag(name, v))
+	}
+	alloc, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
 	ctx, cancel := chromedp.NewContext(alloc)
 	b.ctx = ctx
 	b.stop = func() {

@@ -28,8 +28,12 @@ const format = "boardd-calibration"
 // Path returns the calibration file's path in state directory dir.
 func Path(dir string) string { return filepath.Join(dir, FileName) }
 
-// Remedy is what every refusal tells the user to do.
-const Remedy = "run 'boardd calibrate' to recalibrate the board"
+// Remedy is what every refusal of a calibration file tells the user to
+// do; FirstRemedy what a board never calibrated is told.
+const (
+	Remedy      = "run 'boardd calibrate' to recalibrate the board"
+	FirstRemedy = "run 'boardd calibrate' to calibrate it"
+)
 
 // Reasons a calibration file is refused; test with errors.Is.
 var (
@@ -47,10 +51,14 @@ type FileError struct {
 }
 
 func (e *FileError) Error() string {
-	if e.Path == "" {
-		return fmt.Sprintf("%v: %s; %s", e.Kind, e.Detail, Remedy)
+	remedy := Remedy
+	if e.Kind == ErrMissing {
+		remedy = FirstRemedy
 	}
-	return fmt.Sprintf("%s: %v: %s; %s", e.Path, e.Kind, e.Detail, Remedy)
+	if e.Path == "" {
+		return fmt.Sprintf("%v: %s; %s", e.Kind, e.Detail, remedy)
+	}
+	return fmt.Sprintf("%s: %v: %s; %s", e.Path, e.Kind, e.Detail, remedy)
 }
 
 // Unwrap lets errors.Is see the kind.
@@ -228,7 +236,7 @@ func Load(path string, id Identity) (*Calibration, error) {
 func LoadAny(path string) (*Calibration, error) {
 	data, err := os.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
-		return nil, &FileError{Path: path, Kind: ErrMissing, Detail: "the board has not been calibrated"}
+		return nil, &FileError{Path: path, Kind: ErrMissing, Detail: "the board was never calibrated"}
 	}
 	if err != nil {
 		return nil, fmt.Errorf("calibration: read %s: %w", path, err)

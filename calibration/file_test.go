@@ -103,7 +103,7 @@ func TestRefusals(t *testing.T) {
 		kind error
 		says string
 	}{
-		{"missing", nil, id, ErrMissing, "has not been calibrated"},
+		{"missing", nil, id, ErrMissing, "was never calibrated; run 'boardd calibrate' to calibrate it"},
 		{"empty", []byte{}, id, ErrCorrupt, "not valid JSON"},
 		{"truncated", valid[:len(valid)/2], id, ErrCorrupt, "not valid JSON"},
 		{"not ours", []byte(`{"format":"something-else","version":1}`), id, ErrCorrupt, "not a boardd calibration file"},
@@ -131,7 +131,11 @@ func TestRefusals(t *testing.T) {
 				t.Fatalf("Load: %v, want %v", err, tc.kind)
 			}
 			msg := err.Error()
-			for _, want := range []string{path, tc.says, "run 'boardd calibrate' to recalibrate"} {
+			remedy := "run 'boardd calibrate' to recalibrate"
+			if tc.kind == ErrMissing {
+				remedy = "run 'boardd calibrate' to calibrate it"
+			}
+			for _, want := range []string{path, tc.says, remedy} {
 				if !strings.Contains(msg, want) {
 					t.Errorf("message %q does not say %q", msg, want)
 				}

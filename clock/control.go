@@ -93,7 +93,7 @@ func PresetNames() []string { return append([]string(nil), presetNames...) }
 func Preset(name string) (Control, bool) {
 	var s []Stage
 	switch name {
-	case "hastings1895":
+	case "hastings1895": // a time-control preset, named for the tournament (not a law-set)
 		s = []Stage{{Moves: 30, Time: 2 * time.Hour}, {Moves: 15, Time: time.Hour}}
 	case "fide-classical":
 		s = []Stage{

@@ -1,6 +1,7 @@
 package config
 
 import (
+	"errors"
 	"fmt"
 	"net"
 	"net/url"
@@ -10,12 +11,17 @@ import (
 	"strings"
 
 	"github.com/boardd/boardd/board"
+	"github.com/boardd/boardd/clock"
 	"github.com/boardd/boardd/lawset"
 )
 
 // Each checkX returns "" when s will do, else what was expected.
 
 func checkLaws(s string) string {
+	// A law-set id is a word: a huge value is not worth looking up.
+	if len(s) > maxShown {
+		return "a law-set: " + strings.Join(lawset.IDs(), ", ")
+	}
 	if _, err := lawset.Lookup(s); err != nil {
 		return "a law-set: " + strings.Join(lawset.IDs(), ", ")
 	}
@@ -39,7 +45,8 @@ func checkWiring(names []string) func(string) string {
 const (
 	expectSPI  = `an SPI port such as "SPI0.0" or "/dev/spidev0.0"`
 	expectI2C  = `an I²C bus such as "I2C1" or "/dev/i2c-1"`
-	expectGPIO = `a GPIO name such as "GPIO25"`
+	expectGPIO = `a GPIO of the Raspberry Pi's header, "GPIO0" to "GPIO27" (Broadcom numbers, as gpioinfo names them)`
+	expectLine = `a line name of the GPIO chip, such as "GPIO25" on the Pi's header or the name an expander's chip gives its line`
 )
 
 // Patterns of names and values; compiled once, never changed.
@@ -47,10 +54,9 @@ var (
 	spiName   = regexp.MustCompile(`^(?:SPI|/dev/spidev)(\d+)\.(\d+)$`)
 	i2cName   = regexp.MustCompile(`^(?:I2C|/dev/i2c-)(\d+)$`)
 	gpioName  = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_-]{0,31}$`)
+	headerPin = regexp.MustCompile(`^GPIO(?:[0-9]|1[0-9]|2[0-7])$`)
 	chipName  = regexp.MustCompile(`^(?:/dev/)?gpiochip\d+$`)
 	boardIDRe = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$`)
-	tcPeriod  = regexp.MustCompile(`^(?:\d+/)?\d+(?:\+\d+)?$`)
-	tcPreset  = regexp.MustCompile(`^[a-z][a-z0-9-]{0,31}$`)
 )
 
 func checkSPI(s string) string {
@@ -67,9 +73,23 @@ func checkI2C(s string) string {
 	return ""
 }
 
+// checkGPIO accepts the GPIOs of the Raspberry Pi's 40-pin header by the
+// names periph and gpioinfo give them: GPIO0 to GPIO27, exactly so (periph
+// finds a pin by its exact name).
 func checkGPIO(s string) string {
-	if !gpioName.MatchString(s) {
+	if !headerPin.MatchString(s) {
 		return expectGPIO
+	}
+	return ""
+}
+
+// checkLine accepts a line name of any GPIO chip: the matrix may be on an
+// expander's chip (gpiochip = "gpiochip2"), whose lines have the names its
+// driver gives them. Check then holds lines on the Pi's own chip to the
+// header's names.
+func checkLine(s string) string {
+	if !gpioName.MatchString(s) {
+		return expectLine
 	}
 	return ""
 }
@@ -90,6 +110,13 @@ func checkListen(s string) string {
 		return "a port number from 0 to 65535 after the colon"
 	}
 	_ = host
+	return ""
+}
+
+func checkFile(s string) string {
+	if s != "" && !strings.HasPrefix(s, "/") {
+		return `an absolute file name such as "/etc/boardd/console.pem", or "" for none`
+	}
 	return ""
 }
 
@@ -122,6 +149,19 @@ func checkBoardID(s string) string {
 	return ""
 }
 
+// checkEmulate accepts "" (no emulation) and chesslink: with an absolute
+// device path (the port need not exist yet: a USB gadget's comes with its
+// host).
+func checkEmulate(s string) string {
+	if s == "" {
+		return ""
+	}
+	if path, ok := strings.CutPrefix(s, EmulateChessLink); ok && strings.HasPrefix(path, "/") {
+		return ""
+	}
+	return `a board to answer apps as and its serial port, such as "chesslink:/dev/ttyGS0" (an absolute path), or "" for none`
+}
+
 func checkLogLevel(s string) string {
 	switch s {
 	case "debug", "info", "warn", "error":
@@ -130,17 +170,24 @@ func checkLogLevel(s string) string {
 	return "debug, info, warn or error"
 }
 
-// checkTimeControl accepts "" (no clock), a preset name, or PGN-style
-// periods: moves/seconds+increment, joined by ':', such as
-// "40/5400+30:1800+30". The clock itself knows the presets.
+// checkTimeControl accepts "" (no clock) and whatever --time-control
+// accepts: the clock's presets and stages, with increments or delays. It is
+// the clocks' own reading, so a file that passes here is not refused when
+// the game starts; what is wrong is said (cut short: a value may be huge).
 func checkTimeControl(s string) string {
-	if s == "" || tcPreset.MatchString(s) {
+	if s == "" {
 		return ""
 	}
-	for _, p := range strings.Split(s, ":") {
-		if !tcPeriod.MatchString(p) {
-			return `a time control: periods [moves/]seconds[+increment] joined by ':', such as "40/5400+30:1800+30", a preset name, or "" for none`
+	if _, err := clock.Parse(s); err != nil {
+		fault := err.Error()
+		var pe *clock.ParseError
+		if errors.As(err, &pe) {
+			fault = pe.Fault
+			if pe.Stage > 0 {
+				fault = fmt.Sprintf("stage %d: %s", pe.Stage, fault)
+			}
 		}
+		return "a time control (" + clipTo(fault, 4*maxShown) + `), or "" for none: ` + clock.Syntax
 	}
 	return ""
 }
@@ -161,10 +208,13 @@ func (c *Config) Check() error {
 		{"laws", c.Laws, checkLaws},
 		{"time_control", c.TimeControl, checkTimeControl},
 		{"listen", c.Listen, checkListen},
+		{"tls_cert", c.TLSCert, checkFile},
+		{"tls_key", c.TLSKey, checkFile},
 		{"state_dir", c.StateDir, checkDir},
 		{"hall", c.Hall, checkHall},
 		{"board_id", c.BoardID, checkBoardID},
 		{"log_level", c.LogLevel, checkLogLevel},
+		{"emulate", c.Emulate, checkEmulate},
 		{"sensor.wiring", c.Sensor.Wiring, checkWiring(SensorWirings())},
 		{"led.wiring", c.LED.Wiring, checkWiring(LEDWirings())},
 	} {
@@ -172,10 +222,18 @@ func (c *Config) Check() error {
 			fail(f.key, f.v, want)
 		}
 	}
+	if (c.TLSCert == "") != (c.TLSKey == "") {
+		if c.TLSCert == "" {
+			fail("tls_cert", c.TLSCert, "the console's certificate, to go with tls_key")
+		} else {
+			fail("tls_key", c.TLSKey, "the certificate's private key, to go with tls_cert")
+		}
+	}
 	if len(errs) > 0 {
 		return errs
 	}
 	c.checkLayouts(fail)
+	c.checkLines(fail)
 	c.checkSharing(fail)
 	c.checkADC(fail)
 	if len(errs) > 0 {
@@ -197,6 +255,26 @@ func (c *Config) checkADC(fail func(string, any, string)) {
 	}
 	if int64(c.Sensor.ADC.Threshold) >= full/2 {
 		fail("sensor.adc.threshold", int64(c.Sensor.ADC.Threshold), fmt.Sprintf("a distance below %d, half the %s's full scale", full/2, c.Sensor.Wiring))
+	}
+}
+
+// checkLines holds the matrix's lines to the Pi header's GPIO names when
+// they are on the Pi's own chip (gpiochip ""); on a chip named, they are that
+// chip's line names, which only the chip knows.
+func (c *Config) checkLines(fail func(string, any, string)) {
+	m := &c.Sensor.Matrix
+	if c.Sensor.Wiring != WiringMatrix || m.GPIOChip != "" {
+		return
+	}
+	for _, l := range []struct {
+		key   string
+		names []string
+	}{{"sensor.matrix.rows", m.Rows}, {"sensor.matrix.columns", m.Columns}} {
+		for i, n := range l.names {
+			if want := checkGPIO(n); want != "" {
+				fail(fmt.Sprintf("%s[%d]", l.key, i), n, want+`; or name the chip the lines are on (gpiochip = "gpiochip2") to use its own line names`)
+			}
+		}
 	}
 }
 

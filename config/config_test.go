@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/boardd/boardd/board"
+	"github.com/boardd/boardd/clock"
 	"periph.io/x/conn/v3/physic"
 )
 
@@ -42,16 +43,18 @@ listen = ":9000"
 state_dir = "/var/lib/boardd"
 hall = "mqtt://hall.local:1883"
 board_id = "board-7"
-log_level = "debug"`, func(t *testing.T, c *Config) {
+log_level = "debug"
+emulate = "chesslink:/dev/ttyGS0"`, func(t *testing.T, c *Config) {
 			want := Default()
 			want.Laws, want.Tournament, want.TimeControl, want.Listen = "nycc", true, "40/5400+30:1800+30", ":9000"
 			want.StateDir, want.Hall, want.BoardID, want.LogLevel = "/var/lib/boardd", "mqtt://hall.local:1883", "board-7", "debug"
+			want.Emulate = "chesslink:/dev/ttyGS0"
 			if !reflect.DeepEqual(c, want) {
 				t.Errorf("got %+v", c)
 			}
 		}},
-		{"a time-control preset", `time_control = "rapid-15-10"`, func(t *testing.T, c *Config) {
-			if c.TimeControl != "rapid-15-10" {
+		{"a time-control preset", `time_control = "fide-rapid"`, func(t *testing.T, c *Config) {
+			if c.TimeControl != "fide-rapid" {
 				t.Errorf("time control %q", c.TimeControl)
 			}
 		}},
@@ -190,6 +193,9 @@ func restOfBoard(from int) string {
 	return quoteList(names)
 }
 
+// topKeys are the keys of the file's top level.
+const topKeys = `the keys here are board, board_id, buttons, clock_display, emulate, hall, laws, led, listen, log_level, sensor, state_dir, time_control, tls_cert, tls_key, tournament`
+
 func TestParseInvalid(t *testing.T) {
 	cases := []struct {
 		name string
@@ -203,7 +209,7 @@ func TestParseInvalid(t *testing.T) {
 wiring = "hc165"
 rat = 100`, []string{`sensor.rat = 100: expected no such key: the keys here are adc, along, debounce, fault_after, first, hc165, matrix, mcp23017, rate, retries, serpentine, squares, wiring`}},
 		{"unknown table", `[leds]
-wiring = "ws2812"`, []string{`leds = {wiring}: expected no such key: the keys here are board, board_id, buttons, clock_display, hall, laws, led, listen, log_level, sensor, state_dir, time_control, tournament`}},
+wiring = "ws2812"`, []string{`leds = {wiring}: expected no such key: the keys here are board, board_id, buttons, clock_display, emulate, hall, laws, led, listen, log_level, sensor, state_dir, time_control, tls_cert, tls_key, tournament`}},
 		{"rate out of range", `[sensor]
 rate = 0`, []string{`sensor.rate = 0: expected scans a second, a number from 1 to 2000`}},
 		{"rate not a number", `[sensor]
@@ -222,9 +228,9 @@ addresses = [0x20, 0x48]`, []string{`sensor.mcp23017.addresses[1] = 72: expected
 addresses = [0x20, 0x20]`, []string{`sensor.mcp23017.addresses[1] = 32: expected an address not already in the list`}},
 		{"nine rows", `[sensor.matrix]
 rows = ["GPIO1", "GPIO2", "GPIO3", "GPIO4", "GPIO5", "GPIO6", "GPIO7", "GPIO8", "GPIO9"]`,
-			[]string{`sensor.matrix.rows = ["GPIO1", "GPIO2", "GPIO3", "GPIO4", "GPIO5", "GPIO6", ... (9 in all)]: expected a list of 1 to 8 GPIO names`}},
+			[]string{`sensor.matrix.rows = ["GPIO1", "GPIO2", "GPIO3", "GPIO4", "GPIO5", "GPIO6", ... (9 in all)]: expected a list of 1 to 8 GPIO line names`}},
 		{"bad GPIO in a list", `[sensor.matrix]
-columns = ["GPIO6", 7]`, []string{`sensor.matrix.columns[1] = 7: expected GPIO names`}},
+columns = ["GPIO6", 7]`, []string{`sensor.matrix.columns[1] = 7: expected GPIO line names`}},
 		{"not a corner", `[board]
 a1 = "e4"`, []string{`board.a1 = "e4": expected a corner: "a1", "h1", "a8" or "h8"`}},
 		{"bad along", `[led]
@@ -247,8 +253,22 @@ brightness = 0`, []string{`led.brightness = 0: expected a brightness in percent,
 		{"listen", `listen = "localhost"`, []string{`listen = "localhost": expected an address host:port such as "127.0.0.1:8080" or ":8080"`}},
 		{"hall scheme", `hall = "http://hall.local"`, []string{`hall = "http://hall.local": expected a broker URL with scheme mqtt, mqtts, tcp, ssl, tls, ws or wss`}},
 		{"relative state dir", `state_dir = "state"`, []string{`state_dir = "state": expected an absolute directory such as "/var/lib/boardd", or "" for the default`}},
+		{"emulate another board", `emulate = "dgt:/dev/ttyGS0"`, []string{`emulate = "dgt:/dev/ttyGS0": expected a board to answer apps as and its serial port, such as "chesslink:/dev/ttyGS0" (an absolute path), or "" for none`}},
+		{"emulate on a relative path", `emulate = "chesslink:ttyGS0"`, []string{`emulate = "chesslink:ttyGS0": expected a board to answer apps as and its serial port, such as "chesslink:/dev/ttyGS0" (an absolute path), or "" for none`}},
 		{"board id", `board_id = "board/7"`, []string{`board_id = "board/7": expected an id of letters, digits, '.', '_' and '-' (at most 64), or "" for the host name`}},
-		{"time control", `time_control = "40/90min"`, []string{`time_control = "40/90min": expected a time control: periods [moves/]seconds[+increment] joined by ':', such as "40/5400+30:1800+30", a preset name, or "" for none`}},
+		{"time control", `time_control = "40/90min"`, []string{`time_control = "40/90min": expected a time control (stage 1: unexpected 'm' after 90: want '+' (increment), 'd' (simple delay), 'b' (Bronstein delay), ':' (next stage) or the end), or "" for none: ` + clock.Syntax}},
+		// The clocks' own reading: what they cannot keep is refused here,
+		// not when the game starts.
+		{"absurd time control", `time_control = "99999999999999999999"`, []string{`time_control = "99999999999999999999": expected a time control (stage 1: "99999999999999999999": too large for seconds), or "" for none: ` + clock.Syntax}},
+		{"no such preset", `time_control = "rapid-15-10"`, []string{`time_control = "rapid-15-10": expected a time control (unknown preset "rapid-15-10": want one of hastings1895, fide-classical, fide-rapid, fide-blitz, or stages such as 40/5400+30:1800+30), or "" for none: ` + clock.Syntax}},
+		{"no time", `time_control = "1/0"`, []string{`time_control = "1/0": expected a time control (stage 1: no time: the flag would fall at once; want seconds above 0, or an increment or simple delay), or "" for none: ` + clock.Syntax}},
+		{"TLS certificate without key", `tls_cert = "/etc/boardd/console.pem"`, []string{`tls_key = "": expected the certificate's private key, to go with tls_cert`}},
+		{"TLS key without certificate", `tls_key = "/etc/boardd/console.key"`, []string{`tls_cert = "": expected the console's certificate, to go with tls_key`}},
+		{"relative TLS files", "tls_cert = \"console.pem\"\ntls_key = \"console.key\"", []string{`tls_cert = "console.pem": expected an absolute file name such as "/etc/boardd/console.pem", or "" for none`, `tls_key = "console.key": expected an absolute file name such as "/etc/boardd/console.pem", or "" for none`}},
+		// A huge value or key is not echoed whole.
+		{"huge value", `laws = "` + strings.Repeat("x", 20<<20) + `"`, []string{`laws = "` + strings.Repeat("x", 64) + `... (20971520 bytes)": expected a law-set: sarratt1808, philidor1825, nycc, hastings1895, fide2023`}},
+		{"huge key", strings.Repeat("k", 20<<20) + ` = 1`, []string{strings.Repeat("k", 64) + `... (20971520 bytes) = 1: expected no such key: ` + topKeys}},
+		{"huge list", "[sensor.matrix]\nrows = [" + strings.Repeat(`"`+strings.Repeat("r", 1000)+`", `, 2000) + `"r"]`, []string{`sensor.matrix.rows = ["` + strings.Repeat("r", 64) + `... (1000 bytes)", ... (2001 in all)]: expected a list of 1 to 8 GPIO line names`}},
 		{"log level", `log_level = "trace"`, []string{`log_level = "trace": expected debug, info, warn or error`}},
 		{"clock display short of a pin", `[clock_display]
 white_clk = "GPIO20"
@@ -259,7 +279,7 @@ brightness = 9`, []string{`clock_display.brightness = 9: expected a brightness s
 		{"unknown button", `[buttons]
 white_resign = "GPIO5"`, []string{`buttons.white_resign = "GPIO5": expected no such key: the keys here are active_high, black_check, black_claim, black_clock, black_jadoube, debounce, white_check, white_claim, white_clock, white_jadoube`}},
 		{"button pin not a name", `[buttons]
-white_clock = 5`, []string{`buttons.white_clock = 5: expected a GPIO name such as "GPIO25", or "" for no button`}},
+white_clock = 5`, []string{`buttons.white_clock = 5: expected a GPIO of the Raspberry Pi's header, "GPIO0" to "GPIO27" (Broadcom numbers, as gpioinfo names them), or "" for no button`}},
 		{"a GPIO used twice", `[sensor]
 wiring = "hc165"
 [buttons]

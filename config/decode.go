@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/boardd/boardd/board"
 	"github.com/pelletier/go-toml/v2"
@@ -20,7 +21,7 @@ type decoder struct {
 }
 
 func (d *decoder) fail(key string, v any, expected string) {
-	d.errs = append(d.errs, &Error{Key: key, Value: show(v), Expected: expected})
+	d.errs = append(d.errs, &Error{Key: clip(key), Value: show(v), Expected: expected})
 }
 
 // decode overrides c with what data sets.
@@ -340,8 +341,8 @@ func (d *decoder) top(doc map[string]any, c *Config) {
 	})
 	sensor["matrix"] = d.sub(map[string]field{
 		"gpiochip": d.str(&s.Matrix.GPIOChip, checkGPIOChip),
-		"rows":     d.list(&s.Matrix.Rows, 1, 8, "GPIO names", checkGPIO),
-		"columns":  d.list(&s.Matrix.Columns, 1, 8, "GPIO names", checkGPIO),
+		"rows":     d.list(&s.Matrix.Rows, 1, 8, "GPIO line names", checkLine),
+		"columns":  d.list(&s.Matrix.Columns, 1, 8, "GPIO line names", checkLine),
 		"settle":   d.duration(&s.Matrix.Settle, 0, 10*time.Millisecond, "a settle time"),
 	})
 	sensor["adc"] = d.sub(map[string]field{
@@ -407,10 +408,13 @@ func (d *decoder) top(doc map[string]any, c *Config) {
 		"tournament":    d.boolean(&c.Tournament),
 		"time_control":  d.str(&c.TimeControl, checkTimeControl),
 		"listen":        d.str(&c.Listen, checkListen),
+		"tls_cert":      d.str(&c.TLSCert, checkFile),
+		"tls_key":       d.str(&c.TLSKey, checkFile),
 		"state_dir":     d.str(&c.StateDir, checkDir),
 		"hall":          d.str(&c.Hall, checkHall),
 		"board_id":      d.str(&c.BoardID, checkBoardID),
 		"log_level":     d.str(&c.LogLevel, checkLogLevel),
+		"emulate":       d.str(&c.Emulate, checkEmulate),
 		"board":         d.sub(map[string]field{"a1": d.corner(&c.A1)}),
 		"sensor":        d.sub(sensor),
 		"led":           d.sub(led),
@@ -429,7 +433,7 @@ func show(v any) string {
 	case nil:
 		return "(missing)"
 	case string:
-		return strconv.Quote(x)
+		return strconv.Quote(clip(x))
 	case int64:
 		return strconv.FormatInt(x, 10)
 	case float64:
@@ -441,22 +445,48 @@ func show(v any) string {
 		for i, e := range x {
 			parts[i] = show(e)
 		}
-		if s := "[" + strings.Join(parts, ", ") + "]"; len(s) <= 80 {
-			return s
-		}
-		n, width := 0, 0
-		for n < len(parts) && width+len(parts[n]) <= 60 {
-			width += len(parts[n]) + 2
-			n++
-		}
-		return "[" + strings.Join(parts[:n], ", ") + fmt.Sprintf(", ... (%d in all)]", len(parts))
+		return showList("[", parts, "]")
 	case map[string]any:
 		keys := make([]string, 0, len(x))
 		for k := range x {
-			keys = append(keys, k)
+			keys = append(keys, clip(k))
 		}
 		sort.Strings(keys)
-		return "{" + strings.Join(keys, ", ") + "}"
+		return showList("{", keys, "}")
 	}
 	return fmt.Sprint(v)
+}
+
+// showList joins parts between open and end, the first few of them only
+// when they are long.
+func showList(open string, parts []string, end string) string {
+	if s := open + strings.Join(parts, ", ") + end; len(s) <= 80 {
+		return s
+	}
+	n, width := 1, len(parts[0])+2
+	for n < len(parts) && width+len(parts[n]) <= 60 {
+		width += len(parts[n]) + 2
+		n++
+	}
+	return open + strings.Join(parts[:n], ", ") + fmt.Sprintf(", ... (%d in all)", len(parts)) + end
+}
+
+// maxShown is the most of a key or value an error message shows: a file
+// may hold a 20 MiB value, which no one wants echoed whole.
+const maxShown = 64
+
+// clip returns s, or its beginning and how long it is when it is longer
+// than maxShown bytes (cut between characters).
+func clip(s string) string { return clipTo(s, maxShown) }
+
+// clipTo returns s cut to about max bytes, saying how long it was.
+func clipTo(s string, max int) string {
+	if len(s) <= max {
+		return s
+	}
+	cut := max
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + fmt.Sprintf("... (%d bytes)", len(s))
 }

@@ -79,18 +79,36 @@ func Example(wiring string) (string, error) {
 laws = "fide2023"
 # Tournament mode: the arbiter exacts every penalty; nobody may waive one.
 tournament = false
-# Time control: periods [moves/]seconds[+increment] joined by ':', or "" for no clock.
+# Time control, as --time-control takes it; "" for no clock. A preset
+# (hastings1895, fide-classical, fide-rapid, fide-blitz), or stages in seconds
+# joined by ':', each [moves/]seconds with an increment (+30), a simple delay
+# (d5) or a Bronstein delay (b5): "40/5400+30:1800+30", "300+2", "300d5",
+# "300b5", "30/7200:15/3600" (a last stage with a move count repeats).
 time_control = ""
-# The web console's address.
+# The web console's address, host:port: "127.0.0.1:8080" for this machine only,
+# ":8080" for every network it is on (then give tls_cert and tls_key).
 listen = "127.0.0.1:8080"
-# Where the game journal lives; "" means $STATE_DIRECTORY, else ~/.local/state/boardd.
+# The console's certificate and private key (PEM files, absolute paths) to
+# serve HTTPS, e.g. "/etc/boardd/console.pem" and "/etc/boardd/console.key";
+# "" for plain HTTP. A console reached over the club's network needs them:
+# without them the arbiter's token crosses the network in clear.
+tls_cert = ""
+tls_key = ""
+# Where the game journal, the arbiter token and the calibration live (an
+# absolute path); "" means, in this order: $STATE_DIRECTORY (systemd's; the
+# first of several), else $XDG_STATE_HOME/boardd, else ~/.local/state/boardd.
 state_dir = ""
-# The club hall's MQTT broker, e.g. "mqtt://hall.local:1883"; "" for none.
+# The club hall's MQTT broker: "mqtt://host:1883", or "mqtts://host:8883" for
+# TLS; "" for none.
 hall = ""
 # This board's id in the hall; "" means the host name.
 board_id = ""
 # debug, info, warn or error.
 log_level = "info"
+# Answer chess apps as a board they know: "chesslink:/dev/ttyGS0" is a
+# Millennium ChessLink board on that serial port (a Pi's USB gadget port, a
+# UART); docs/chesslink.md. "" for none.
+emulate = ""
 
 [board]
 # Orientation: the corner of the board, as the wiring below names it, where a1
@@ -100,7 +118,7 @@ a1 = "a1"
 
 `, strings.Join(lawset.IDs(), ", "))
 	d := Default()
-	w("[sensor]\n# sim (the console's simulated board), none, hc165, mcp23017, matrix, mcp3008,\n# mcp3208, or serial:PATH.\nwiring = %q\n", ex.sensor)
+	w("[sensor]\n# sim (the console's simulated board), none, hc165, mcp23017, matrix, mcp3008,\n# mcp3208, or a serial board: %s.\nwiring = %q\n", serialForms, ex.sensor)
 	w("# Scans a second, retries of a failed read, failed scans in a row before the\n# LEDs and console show a fault, and the per-square debounce window.\n")
 	w("rate = %g\nretries = %d\nfault_after = %d\ndebounce = %q\n", d.Sensor.Rate, d.Sensor.Retries, d.Sensor.FaultAfter, d.Sensor.Debounce.String())
 	switch ex.sensor {
@@ -138,7 +156,9 @@ active_low = %t
 	case WiringMatrix:
 		m := d.Sensor.Matrix
 		w(`[sensor.matrix]
-# The GPIO character device holding the lines; "" for the first (gpiochip0 on a Pi).
+# The GPIO character device holding the lines; "" for the first (the Pi's
+# header: lines GPIO0 to GPIO27). Name another chip, an expander's such as
+# "gpiochip2", to use the line names its driver gives.
 gpiochip = ""
 # Rows are driven low one at a time; columns have pull-ups. A diode in series
 # with each switch, cathode to the row.
@@ -163,7 +183,7 @@ threshold = 0
 `, a.SPI, "1MHz", quoteList(a.ChipSelects))
 	}
 
-	w("[led]\n# none, sim (the console shows the LEDs), ws2812, sk6812, apa102, max7219,\n# ht16k33, or serial:PATH.\nwiring = %q\n", ex.led)
+	w("[led]\n# none, sim (the console shows the LEDs), ws2812, sk6812, apa102, max7219,\n# ht16k33, or a serial board (as for the sensor).\nwiring = %q\n", ex.led)
 	if ex.led != WiringNone {
 		w("# Brightness in percent (64 WS2812s at full white draw nearly 4 A).\nbrightness = %d\n", d.LED.Brightness)
 		if ex.led == WiringWS2812 || ex.led == WiringSK6812 || ex.led == WiringAPA102 {
@@ -196,7 +216,7 @@ threshold = 0
 		w("[led.ht16k33]\ni2c = %q\n# 0x70 to 0x77 (A2..A0).\naddress = 0x%02x\n\n", d.LED.HT16K33.I2C, d.LED.HT16K33.Address)
 	}
 
-	w("[buttons]\n# Each button joins its GPIO to ground (the pin's pull-up holds it high);\n# active_high = true for buttons to 3.3 V with pull-downs.\n")
+	w("[buttons]\n# Each button joins its GPIO to ground (the pin's pull-up holds it high);\n# active_high = true for buttons to 3.3 V with pull-downs. Every pin in this\n# file is a GPIO of the Pi's header by its Broadcom name, GPIO0 to GPIO27.\n")
 	w("debounce = %q\nactive_high = false\n", d.Buttons.Debounce.String())
 	if ex.note != "" {
 		w("%s", ex.note)
@@ -209,6 +229,13 @@ threshold = 0
 	}
 	return b.String(), nil
 }
+
+// serialForms are the ways a serial board may be named, for the wiring
+// keys' comments.
+const serialForms = `"serial:/dev/ttyACM0", a stable
+# name "serial:/dev/serial/by-id/usb-...", "serial:usb:VID:PID" (e.g.
+# "serial:usb:2E8A:000A"), or "serial:usb" for the only USB serial port; add
+# "@BAUD" for a UART at another speed than 115200 ("serial:/dev/ttyAMA0@57600")`
 
 func quoteList(s []string) string {
 	q := make([]string, len(s))

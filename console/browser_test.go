@@ -2,10 +2,13 @@ package console
 
 import (
 	"context"
+	"encoding/json"
 	"flag"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -13,6 +16,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/boardd/boardd/browsertest"
+	"github.com/boardd/boardd/trace"
 )
 
 // The browser tests drive the console in headless Chromium (Debian's
@@ -31,11 +35,35 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-// tab opens a page in a fresh browser context: its own storage, as if it
-// were another browser.
+// The widths the page is tried at: a desktop browser, and a phone (390 px,
+// an iPhone 12 to 15, in mobile emulation: a touch screen, twice the
+// pixels).
+const (
+	desktopWidth = 1280
+	phoneWidth   = 390
+)
+
+// tab opens a page in a fresh browser context (its own storage, as if it
+// were another browser), in the desktop browser's window.
 func tab(t *testing.T, url string) context.Context {
 	t.Helper()
+	return open(t, url, nil)
+}
+
+// phone opens a page as tab does, on a phone width wide.
+func phone(t *testing.T, url string, width int64) context.Context {
+	t.Helper()
+	return open(t, url, chromedp.EmulateViewport(width, 844, chromedp.EmulateScale(2), chromedp.EmulateMobile))
+}
+
+func open(t *testing.T, url string, emulate chromedp.Action[chromedp.Void]) context.Context {
+	t.Helper()
 	ctx := chrome.Context(t)
+	if emulate != nil {
+		if err := chromedp.Do(ctx, emulate); err != nil {
+			t.Fatal(err)
+		}
+	}
 	if err := chromedp.Do(ctx, chromedp.Navigate(url)); err != nil {
 		t.Fatal(err)
 	}
@@ -105,8 +133,11 @@ func screenshot(t *testing.T, ctx context.Context, name string) {
 	}
 }
 
-// A short game played by clicking on the simulated board, with a capture
-// and an announced adjustment (the j'adoube button).
+// A short game played by clicking on the simulated board, with captures in
+// two clicks (the taker, then the man taken), one in the slow order hands
+// may use (the man taken first, one man a click), and an announced
+// adjustment (the j'adoube button). Between the clicks of a capture the page
+// says what is in hand and what the next click does.
 func TestBrowserShortGame(t *testing.T) {
 	r := newRig(t, rigOptions{})
 	reports := r.stream(t)
@@ -128,17 +159,36 @@ func TestBrowserShortGame(t *testing.T) {
 		{"b8 c6", "e4 e5 Nf3 Nc6"},
 		{"f1 b5", "e4 e5 Nf3 Nc6 Bb5"},
 		{"a7 a6", "e4 e5 Nf3 Nc6 Bb5 a6"},
-		{"c6 b5 c6", "e4 e5 Nf3 Nc6 Bb5 a6 Bxc6"},
-		{"c6 d7 c6", "e4 e5 Nf3 Nc6 Bb5 a6 Bxc6 dxc6"},
 	}
 	for _, mv := range game {
-		var sqs []string
-		for i := 0; i+2 <= len(mv.clicks); i += 3 {
-			sqs = append(sqs, mv.clicks[i:i+2])
-		}
-		squares(t, page, sqs...)
+		squares(t, page, strings.Fields(mv.clicks)...)
 		waitJS(t, page, mv.want, movesAre(mv.want))
 	}
+
+	// A capture in two clicks: the bishop picked up, the page says so.
+	squares(t, page, "b5")
+	waitJS(t, page, "the bishop in hand", `document.getElementById('hand').dataset.count === '1'`)
+	if got, want := jsString(t, page, `document.getElementById('hand').textContent`), "In hand: the white bishop from b5. Next click: an empty square sets him down (b5 puts him back); a black man is taken."; got != want {
+		t.Errorf("hand %q, want %q", got, want)
+	}
+	if got := jsString(t, page, `Array.from(document.querySelectorAll('rect.held[visibility="visible"]')).map(r => r.parentNode.dataset.square).join(',')`); got != "b5" {
+		t.Errorf("the square of the man in hand marked is %q, want b5", got)
+	}
+	squares(t, page, "c6")
+	waitJS(t, page, "Bxc6", movesAre("e4 e5 Nf3 Nc6 Bb5 a6 Bxc6"))
+	waitJS(t, page, "nothing in hand", `document.getElementById('hand').hidden`)
+
+	// The slow path: one man a click, the man taken first.
+	click(t, page, `#one-by-one`)
+	squares(t, page, "c6", "d7")
+	waitJS(t, page, "two men in hand", `document.getElementById('hand').dataset.count === '2'`)
+	if got, want := jsString(t, page, `document.getElementById('hand').textContent`), "In hand: the white bishop from c6 and the black pawn from d7. A click on an empty square sets down the black pawn."; got != want {
+		t.Errorf("hand %q, want %q", got, want)
+	}
+	squares(t, page, "c6")
+	waitJS(t, page, "dxc6", movesAre("e4 e5 Nf3 Nc6 Bb5 a6 Bxc6 dxc6"))
+	click(t, page, `#one-by-one`)
+
 	if got := jsString(t, page, `document.querySelector('text.man[data-square="c6"]').dataset.man`); got != "p" {
 		t.Errorf("c6 shows %q, want the black pawn", got)
 	}
@@ -160,12 +210,30 @@ func TestBrowserShortGame(t *testing.T) {
 	screenshot(t, page, "console-rest.png")
 }
 
-// A touch-move violation under Sarratt (g1 touched, e2-e4 played): both
-// browsers show the options; a spectator trying to rule is refused; the
-// arbiter rules; the take-back and the obliged knight move follow, and the
-// second browser sees every step live.
+// touchMove plays the Sarratt walk-through on the page: g1 touched and set
+// back, then e2-e4, a touch-move violation Black may rule on.
+func touchMove(t *testing.T, page context.Context) {
+	t.Helper()
+	squares(t, page, "g1")
+	hold()
+	squares(t, page, "g1", "e2", "e4")
+}
+
+const (
+	// buttonsOf lists the buttons under a selector as side:option=words.
+	buttonsOf = `(sel) => Array.from(document.querySelectorAll(sel + ' button')).map(b => b.dataset.side + ':' + b.dataset.option + '=' + b.textContent).join(' | ')`
+	// visible says whether an element takes room on the page.
+	visible = `(sel) => { const e = document.querySelector(sel); return !!e && e.getClientRects().length > 0; }`
+)
+
+// A touch-move violation under Sarratt (g1 touched, e2-e4 played): the
+// choice is offered in plain words, naming the knight; a spectator sees
+// what is being chosen but no arbiter's controls, and a ruling he sends
+// anyway is refused without citing another code's law; the arbiter rules;
+// the take-back and the obliged knight move follow, and the second browser
+// sees every step live.
 func TestBrowserTouchMoveRuledByArbiter(t *testing.T) {
-	r := newRig(t, rigOptions{laws: "sarratt1808"})
+	r := newRig(t, rigOptions{laws: "sarratt1808", hardware: true})
 	arb := tab(t, r.url+"/#token="+testToken)
 	waitJS(t, arb, "the arbiter role", `document.body.dataset.role === 'arbiter'`)
 	if got := jsString(t, arb, `location.hash`); got != "" {
@@ -173,26 +241,49 @@ func TestBrowserTouchMoveRuledByArbiter(t *testing.T) {
 	}
 	spec := tab(t, r.url+"/")
 	waitJS(t, spec, "the spectator role", `document.body.dataset.role === 'spectator'`)
+	if got := jsString(t, spec, `String((`+visible+`)('#new-game')) + ' ' + (`+visible+`)('#token-box')`); got != "false true" {
+		t.Errorf("spectator: arbiter's buttons shown, token box shown: %s, want false true", got)
+	}
+	if got := jsString(t, arb, `String((`+visible+`)('#new-game')) + ' ' + (`+visible+`)('#token-box')`); got != "true false" {
+		t.Errorf("arbiter: arbiter's buttons shown, token box shown: %s, want true false", got)
+	}
 
-	squares(t, arb, "g1")
-	hold()
-	squares(t, arb, "g1", "e2", "e4")
-	options := `Array.from(document.querySelectorAll('#arbiter-options button')).map(b => b.dataset.option).join(',') === 'stand,move-touched'`
-	for name, page := range map[string]context.Context{"arbiter": arb, "spectator": spec} {
-		waitJS(t, page, name+" seeing the options", `!document.getElementById('pending').hidden && `+options)
-		if got := jsString(t, page, `Array.from(document.querySelectorAll('#player-options button')).map(b => b.dataset.side + ':' + b.dataset.option).join(',')`); got != "black:stand,black:move-touched" {
-			t.Errorf("%s: player options %q, want Black's two", name, got)
+	// A sensor board: the hands are the rig's.
+	for _, in := range []string{`{"lift":"g1"}`, `{"place":"g1"}`, `{"lift":"e2"}`, `{"place":"e4"}`} {
+		if err := r.local.Submit(t.Context(), mustParse(t, in)); err != nil {
+			t.Fatal(err)
 		}
+		if in == `{"lift":"g1"}` {
+			hold()
+		}
+	}
+	want := "arbiter:stand=Let the move stand | arbiter:move-touched=He must move the knight on g1"
+	waitJS(t, arb, "the arbiter's choices", `(`+buttonsOf+`)('#arbiter-options') === `+strconv.Quote(want))
+	waitJS(t, spec, "the spectator's list", `!document.getElementById('pending').hidden && document.querySelectorAll('#option-list li').length === 2`)
+	if got := jsString(t, spec, `Array.from(document.querySelectorAll('#option-list li')).map(l => l.dataset.option + '=' + l.textContent).join(' | ')`); got != "stand=Let the move stand | move-touched=He must move the knight on g1" {
+		t.Errorf("spectator's list of the options: %q", got)
+	}
+	if got := jsString(t, spec, `String(document.querySelectorAll('#pending button').length)`); got != "0" {
+		t.Errorf("the spectator has %s buttons to choose or rule with, want none", got)
+	}
+	for name, page := range map[string]context.Context{"arbiter": arb, "spectator": spec} {
 		if got := jsString(t, page, `document.getElementById('pending-text').textContent`); got != "touch-move (sarratt1808:7): White erred. Black chooses." {
 			t.Errorf("%s: pending text %q", name, got)
 		}
 		waitJS(t, page, name+" seeing the option LEDs", `document.querySelector('rect.led[data-square="f3"]').dataset.role === 'option-2'`)
+		if got := jsString(t, page, `document.querySelector('#moves li.note.irregularity').textContent`); got != "touch-move (sarratt1808:7): White erred; Black chooses: let the move stand or he must move the man he touched." {
+			t.Errorf("%s: note %q", name, got)
+		}
 	}
-	screenshot(t, arb, "console-pending.png")
 
-	// The spectator tries to rule and is refused; nothing changes.
-	click(t, spec, `#arbiter-options button[data-option="move-touched"]`)
-	waitJS(t, spec, "the refusal", `document.getElementById('message').textContent.includes('arbiter token required')`)
+	// The spectator's ruling, sent by hand, is refused: no law cited.
+	msg, err := chromedp.Run(spec, chromedp.Evaluate[string](`fetch('/api/boards/test/arbiter', {method: 'POST', headers: {'Content-Type': 'application/json'}, body: '{"action":"choose","option":"stand"}'}).then(r => r.json()).then(j => j.error)`, chromedp.EvalAwaitPromise))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(msg, "arbiter token required") || regexp.MustCompile(`[a-z0-9]+:[A-Z0-9.]+`).MatchString(msg) {
+		t.Errorf("the spectator's ruling answered %q: want the token required, and no law cited", msg)
+	}
 	if st, _ := r.local.State(t.Context()); st.Pending == nil {
 		t.Fatal("the spectator's ruling was applied")
 	}
@@ -201,17 +292,57 @@ func TestBrowserTouchMoveRuledByArbiter(t *testing.T) {
 	start := time.Now()
 	click(t, arb, `#arbiter-options button[data-option="move-touched"]`)
 	for name, page := range map[string]context.Context{"arbiter": arb, "spectator": spec} {
-		waitJS(t, page, name+" seeing the ruling", `document.getElementById('pending').hidden && (document.querySelector('#moves li.note.ruling') || {textContent: ''}).textContent.includes('by arbiter')`)
+		waitJS(t, page, name+" seeing the ruling", `document.getElementById('pending').hidden && (document.querySelector('#moves li.note.ruling') || {textContent: ''}).textContent === 'The arbiter ruled (sarratt1808:7): he must move the man he touched.'`)
 		waitJS(t, page, name+" seeing the take-back LEDs", `document.querySelector('rect.led[data-square="e2"]').dataset.role === 'guide' && document.getElementById('status').dataset.syncing === 'restore'`)
+		if got := jsString(t, page, `document.getElementById('status').textContent`); got != "Set the board as lit: put the white pawn on e2; take the man off e4." {
+			t.Errorf("%s: status %q", name, got)
+		}
 	}
 	t.Logf("the ruling reached both browsers within %v", time.Since(start).Round(time.Millisecond))
+}
 
-	squares(t, arb, "e4", "e2")
+// The Sarratt walk-through on the simulated board, as the player at it:
+// Black's choice in plain words on two buttons, Black chooses, the knight
+// must move.
+func TestBrowserPlayerChooses(t *testing.T) {
+	r := newRig(t, rigOptions{laws: "sarratt1808"})
+	page := tab(t, r.url+"/")
+	spec := tab(t, r.url+"/")
+	touchMove(t, page)
+	want := "black:stand=Let the move stand | black:move-touched=He must move the knight on g1"
+	waitJS(t, page, "Black's choices", `(`+buttonsOf+`)('#player-options') === `+strconv.Quote(want))
+	if got := jsString(t, page, `String(document.querySelectorAll('#arbiter-options button').length)`); got != "0" {
+		t.Errorf("a page without the token shows %s arbiter's buttons", got)
+	}
+	click(t, page, `#player-options button[data-option="move-touched"]`)
+	waitJS(t, spec, "the ruling in the second browser", `(document.querySelector('#moves li.note.ruling') || {textContent: ''}).textContent === 'Black chose (sarratt1808:7): he must move the man he touched.'`)
+	squares(t, page, "e4", "e2")
 	waitJS(t, spec, "the knight obliged", `document.querySelector('rect.led[data-square="g1"]').dataset.role === 'must-move'`)
-	squares(t, arb, "g1", "f3")
-	start = time.Now()
+	squares(t, page, "g1", "f3")
+	start := time.Now()
 	waitJS(t, spec, "Nf3 in the second browser", movesAre("Nf3"))
 	t.Logf("Nf3 reached the second browser %v after the last click (250 ms of it the settle time)", time.Since(start).Round(time.Millisecond))
+}
+
+// A false move under fide2023: the arbiter has one course, applied at
+// once; the move list says it in words, not "decides among restore".
+func TestBrowserOneCourse(t *testing.T) {
+	r := newRig(t, rigOptions{})
+	page := tab(t, r.url+"/")
+	squares(t, page, "e2", "e5")
+	waitJS(t, page, "the irregularity", `document.querySelector('#moves li.note.irregularity') !== null && document.querySelector('#moves li.note.ruling') !== null`)
+	for sel, want := range map[string]string{
+		"#moves li.note.irregularity": "false move (fide2023:7.5.1): White erred; set up the position before the move again.",
+		"#moves li.note.ruling":       "The arbiter ruled (fide2023:7.5.1): set up the position before the move again.",
+	} {
+		if got := jsString(t, page, `document.querySelector('`+sel+`').textContent`); got != want {
+			t.Errorf("%s: %q, want %q", sel, got, want)
+		}
+	}
+	waitJS(t, page, "the take-back", `document.getElementById('status').dataset.syncing === 'restore'`)
+	if got := jsString(t, page, `document.getElementById('status').textContent`); got != "Set the board as lit: put the white pawn on e2; take the man off e5." {
+		t.Errorf("status %q", got)
+	}
 }
 
 // A mismatch: two men moved at once; the page says what to fix and lights
@@ -226,13 +357,113 @@ func TestBrowserMismatch(t *testing.T) {
 			t.Errorf("LED %s: %q, want %q", sq, got, role)
 		}
 	}
-	if got := jsString(t, page, `document.getElementById('status').textContent`); got != "The board does not match the game: put men on d2, e2; clear d4, e4." {
+	if got := jsString(t, page, `document.getElementById('status').textContent`); got != "The board does not match the game: put the white pawn on d2 and the white pawn on e2; take the men off d4 and e4." {
 		t.Errorf("status %q", got)
 	}
-	if got := jsString(t, page, `document.querySelector('#moves li.note.mismatch').textContent`); got != "board out of step: missing d2, e2; extra d4, e4" {
+	if got := jsString(t, page, `document.querySelector('#moves li.note.mismatch').textContent`); got != "The board is out of step: put a man on d2 and a man on e2; take the men off d4 and e4." {
 		t.Errorf("note %q", got)
 	}
 	screenshot(t, page, "console-mismatch.png")
 	squares(t, page, "e4", "e2", "d4", "d2")
 	waitJS(t, page, "the board matching again", `document.getElementById('status').dataset.syncing === '' && document.getElementById('status').textContent === 'White to move.'`)
+}
+
+// layout measures the page: how wide it lays out against the window, and
+// where the board, the status line, the choice waiting, the simulated
+// board's buttons and the moves are (in CSS pixels).
+type layout struct {
+	Window, Page                            float64
+	Board, Status, Pending, Sim, Moves, Arb box
+	Overflowing                             []string
+}
+
+type box struct{ Left, Top, Right, Bottom float64 }
+
+func measure(t *testing.T, page context.Context) layout {
+	t.Helper()
+	js := `(() => {
+		const b = (sel) => { const r = document.querySelector(sel).getBoundingClientRect(); return {Left: r.left, Top: r.top + scrollY, Right: r.right, Bottom: r.bottom + scrollY}; };
+		const over = Array.from(document.querySelectorAll('body *')).filter(e => e.getClientRects().length && e.getBoundingClientRect().right > document.documentElement.clientWidth + 0.5).map(e => e.tagName.toLowerCase() + (e.id ? '#' + e.id : '') + (e.className && e.className.baseVal === undefined ? '.' + e.className : ''));
+		return JSON.stringify({Window: document.documentElement.clientWidth, Page: document.documentElement.scrollWidth,
+			Board: b('#board'), Status: b('#status'), Pending: b('#pending'), Sim: b('#sim'), Moves: b('#game'), Arb: b('#arbiter'), Overflowing: over});
+	})()`
+	var l layout
+	if err := json.Unmarshal([]byte(jsString(t, page, js)), &l); err != nil {
+		t.Fatal(err)
+	}
+	return l
+}
+
+// The page on a phone and on a desktop: nothing wider than the window, and
+// the choice waiting the first thing after the board and what it says; on
+// the desktop beside the board. The phone is tried as the player at the
+// simulated board (the choice on buttons) and as the arbiter with the
+// token; 360 px and 430 px phones and an 820 px tablet too.
+func TestBrowserFitsPhoneAndDesktop(t *testing.T) {
+	r := newRig(t, rigOptions{laws: "sarratt1808"})
+	views := []struct {
+		name  string
+		width int64
+		token bool
+		shot  string
+		phone bool
+	}{
+		{"desktop arbiter", desktopWidth, true, "console-pending.png", false},
+		{"phone arbiter", phoneWidth, true, "console-phone-arbiter.png", true},
+		{"phone player", phoneWidth, false, "console-phone.png", true},
+		{"small phone", 360, false, "", true},
+		{"large phone", 430, true, "", true},
+		{"tablet", 820, true, "", true},
+	}
+	pages := make([]context.Context, len(views))
+	for i, v := range views {
+		url := r.url + "/"
+		if v.token {
+			url += "#token=" + testToken
+		}
+		if v.phone {
+			pages[i] = phone(t, url, v.width)
+		} else {
+			pages[i] = tab(t, url)
+		}
+		if v.token {
+			waitJS(t, pages[i], "the arbiter role", `document.body.dataset.role === 'arbiter'`)
+		}
+	}
+	touchMove(t, pages[0])
+	for i, v := range views {
+		page := pages[i]
+		waitJS(t, page, v.name+": the choice", `!document.getElementById('pending').hidden && document.querySelectorAll('#player-options button').length === 2`)
+		l := measure(t, page)
+		if l.Page > l.Window || len(l.Overflowing) > 0 {
+			t.Errorf("%s: the page lays out %v px wide in a window of %v px; wider than the window: %v", v.name, l.Page, l.Window, l.Overflowing)
+		}
+		if int64(l.Window) != v.width {
+			t.Errorf("%s: window %v px, want %d", v.name, l.Window, v.width)
+		}
+		if v.phone {
+			// One column: the board, the status, then the choice, before the
+			// simulated board's buttons, the moves and the arbiter.
+			if !(l.Board.Bottom <= l.Status.Top && l.Status.Bottom <= l.Pending.Top && l.Pending.Bottom <= l.Sim.Top && l.Sim.Bottom <= l.Moves.Top && l.Moves.Bottom <= l.Arb.Top) {
+				t.Errorf("%s: out of order: board %v, status %v, choice %v, buttons %v, moves %v, arbiter %v", v.name, l.Board, l.Status, l.Pending, l.Sim, l.Moves, l.Arb)
+			}
+			if v.width < 600 && l.Board.Right-l.Board.Left < float64(v.width)-40 {
+				t.Errorf("%s: the board is %v px wide on a %d px phone", v.name, l.Board.Right-l.Board.Left, v.width)
+			}
+		} else if !(l.Pending.Left >= l.Board.Right && l.Pending.Top < l.Board.Bottom) {
+			t.Errorf("%s: the choice %v is not beside the board %v", v.name, l.Pending, l.Board)
+		}
+		if v.shot != "" {
+			screenshot(t, page, v.shot)
+		}
+	}
+}
+
+func mustParse(t *testing.T, line string) trace.Line {
+	t.Helper()
+	l, err := trace.Parse([]byte(`{"t":0,` + line[1:]))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return l
 }

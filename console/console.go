@@ -79,6 +79,10 @@ type State struct {
 	Lifted map[string]string `json:"lifted"`
 	// Occupied lists the squares the board reads as occupied.
 	Occupied []string `json:"occupied"`
+	// Hand lists the men in hand, as the board's lifts and placements say,
+	// the one set down next last; absent when the board cannot tell (a
+	// board followed from afar, a raw scan).
+	Hand []Held `json:"hand,omitempty"`
 	// LEDs lists the lit squares.
 	LEDs []LED `json:"leds"`
 	// Syncing is true while the board must be made to match the game (a
@@ -97,6 +101,41 @@ type State struct {
 	Pending *Pending `json:"pending"`
 	Result  *Result  `json:"result"`
 	Clock   *Clock   `json:"clock,omitempty"`
+	// Faults names what is wrong with the board beside the game ("sensor":
+	// its sensors are not to be trusted; "journal": the game is not being
+	// saved); empty when all is well.
+	Faults []string `json:"faults"`
+	// Remote says which sides are played from off the board (an engine, an
+	// opponent online), with the move the player must carry out for them
+	// and a move suggested to the player; absent when both sides play at
+	// the board.
+	Remote *Remote `json:"remote,omitempty"`
+}
+
+// Remote is play against a side from off the board.
+type Remote struct {
+	White bool `json:"white"`
+	Black bool `json:"black"`
+	// Awaiting is the remote side's move the player must carry out on the
+	// board, announced and not yet made.
+	Awaiting *RemoteMove `json:"awaiting,omitempty"`
+	// Hint is a move suggested to the player at the board.
+	Hint *RemoteMove `json:"hint,omitempty"`
+}
+
+// RemoteMove is a move announced to the player, in UCI and SAN, with the
+// squares it leaves and reaches.
+type RemoteMove struct {
+	UCI  string `json:"uci"`
+	SAN  string `json:"san"`
+	From string `json:"from"`
+	To   string `json:"to"`
+}
+
+// Held is a man in hand: his FEN letter and the square he was lifted from.
+type Held struct {
+	Man  string `json:"man"`
+	From string `json:"from"`
 }
 
 // Laws names the law-set in force.
@@ -137,6 +176,10 @@ type Pending struct {
 	Offender string          `json:"offender"`
 	Chooser  report.Party    `json:"chooser"`
 	Options  []report.Option `json:"options"`
+	// Words says each option in plain words, in the order of Options, for
+	// the chooser's buttons ("He must move the knight on g1"). The server
+	// fills it in; a Board leaves it empty.
+	Words []string `json:"words,omitempty"`
 }
 
 // Result is how the game ended.

@@ -21,6 +21,10 @@ type hub struct {
 	b       Board
 	kick    chan struct{}
 	unwatch func()
+	// states and pgns share the board's answers between the requests
+	// that want them at once.
+	states coalescer[State]
+	pgns   coalescer[string]
 
 	mu      sync.Mutex
 	clients map[*client]struct{}
@@ -148,7 +152,16 @@ func appendEvent(dst []byte, name, id string, data []byte) []byte {
 // events streams a board: a state event at once and after every change,
 // report events as they come, a dropped event when reports were lost, and a
 // comment line as keep-alive.
+//
+// Streams are bounded (Options.Streams): one past the bound is refused with
+// 503 and Retry-After.
 func (s *Server) events(w http.ResponseWriter, r *http.Request, h *hub) {
+	release, ok := s.opts.Streams.Acquire(w, r)
+	if !ok {
+		s.warnStreams.Log(s.log, slog.LevelWarn, "refused", "console: event streams refused: as many are open as the console keeps", "open", s.opts.Streams.Open(), "client", requestClient(r))
+		return
+	}
+	defer release()
 	if !BeginEventStream(w, r) {
 		return
 	}

@@ -3,6 +3,7 @@ package console
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"slices"
 	"strings"
@@ -10,6 +11,7 @@ import (
 	"time"
 
 	"github.com/boardd/boardd/game"
+	"github.com/boardd/boardd/led"
 	"github.com/boardd/boardd/timing"
 	"github.com/boardd/boardd/trace"
 )
@@ -206,11 +208,30 @@ func TestMenFollowTheHands(t *testing.T) {
 	if st = settle(); sans(st) != "e4 d5 exd5" || st.Men["d5"] != "P" || len(st.Lifted) != 0 {
 		t.Errorf("after the capture: moves %q, d5 %q, lifted %v", sans(st), st.Men["d5"], st.Lifted)
 	}
+	// The taker lifted first, then the man taken: the taker is set down,
+	// the man taken stays in hand.
+	play(`"lift":"g8"`, `"place":"f6"`)
+	settle()
+	play(`"lift":"c2"`, `"place":"c4"`)
+	settle()
+	play(`"lift":"f6"`, `"lift":"d5"`)
+	st, _ = l.State(ctx)
+	if got := fmt.Sprint(st.Hand); got != "[{n f6} {P d5}]" {
+		t.Errorf("in hand %s, want the knight from f6 and the pawn from d5", got)
+	}
+	play(`"place":"d5"`)
+	st, _ = l.State(ctx)
+	if st.Men["d5"] != "n" || fmt.Sprint(st.Hand) != "[{P d5}]" {
+		t.Errorf("mid-capture: d5 %q (want the black knight set down), in hand %v", st.Men["d5"], st.Hand)
+	}
+	if st = settle(); sans(st) != "e4 d5 exd5 Nf6 c4 Nxd5" || st.Men["d5"] != "n" || len(st.Hand) != 0 {
+		t.Errorf("after the capture: moves %q, d5 %q, in hand %v", sans(st), st.Men["d5"], st.Hand)
+	}
 	// A raw frame makes the hands unknown: the game's men are shown.
 	if err := l.Submit(ctx, trace.Line{Kind: trace.Frame, Occupancy: 0}); err != nil {
 		t.Fatal(err)
 	}
-	if l.model.valid {
+	if l.hands.Known() {
 		t.Errorf("the model survived a raw frame")
 	}
 }
@@ -278,4 +299,94 @@ func TestArbiterActions(t *testing.T) {
 			t.Errorf("second result: %d %v, want 409", status, out)
 		}
 	})
+}
+
+// Play against a side from off the board: the state says who plays from
+// afar and which move the player must carry out for them (in SAN, with its
+// squares), until it is made; a journal fault shows among the faults.
+func TestRemoteAndFaultsInState(t *testing.T) {
+	r := newRig(t, rigOptions{})
+	s := r.stream(t)
+	ctx := context.Background()
+	st := s.waitState(t, "the initial state", func(st State) bool { return st.Turn == "white" })
+	if st.Remote != nil || len(st.Faults) != 0 {
+		t.Fatalf("initial remote %+v faults %v, want neither", st.Remote, st.Faults)
+	}
+	line := func(text string) {
+		t.Helper()
+		l, err := trace.Parse([]byte(text))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := r.runner.Submit(ctx, l); err != nil {
+			t.Fatalf("%s: %v", text, err)
+		}
+	}
+	line(`{"t":0,"remote":"black"}`)
+	r.input(t, `{"lift":"e2"}`)
+	r.input(t, `{"place":"e4"}`)
+	s.waitState(t, "e4", hasMoves("e4"))
+	line(`{"t":0,"opponent":"g8f6"}`)
+	st = s.waitState(t, "the awaited move", func(st State) bool { return st.Remote != nil && st.Remote.Awaiting != nil })
+	want := RemoteMove{UCI: "g8f6", SAN: "Nf6", From: "g8", To: "f6"}
+	if !st.Remote.Black || st.Remote.White || *st.Remote.Awaiting != want {
+		t.Errorf("remote %+v awaiting %+v, want black remote awaiting %+v", st.Remote, st.Remote.Awaiting, want)
+	}
+	r.input(t, `{"lift":"g8"}`)
+	r.input(t, `{"place":"f6"}`)
+	st = s.waitState(t, "Nf6 carried out", hasMoves("e4 Nf6"))
+	if st.Remote == nil || st.Remote.Awaiting != nil {
+		t.Errorf("remote %+v after the move, want black remote, nothing awaited", st.Remote)
+	}
+	if err := r.runner.Do(ctx, func(g *game.Game, _ time.Duration) { g.SetJournalFault(true) }); err != nil {
+		t.Fatal(err)
+	}
+	st = s.waitState(t, "the journal fault", func(st State) bool { return len(st.Faults) > 0 })
+	if !slices.Equal(st.Faults, []string{"journal"}) {
+		t.Errorf("faults %v, want [journal]", st.Faults)
+	}
+}
+
+// A layer (an app's LEDs) shows on the page's LEDs over the game's at rest,
+// and not while a ruling's options are lit.
+func TestLayerShowsOverTheGame(t *testing.T) {
+	p, err := game.New(game.Options{Laws: "fide2023"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	runner := game.NewRunner(p, timing.NewReal())
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { defer close(done); runner.Run(ctx) }()
+	defer func() { cancel(); <-done }()
+	var layer led.Frame
+	layer.Set(12, led.Hint, led.Slow)   // e2
+	layer.Set(28, led.Hint, led.Steady) // e4
+	l, err := NewLocal(runner, LocalOptions{ID: "v", Simulated: true, Poll: -1, Layer: func() led.Frame { return layer }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	st, err := l.State(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := ledRoles(st); got["e2"] != "hint/slow" || got["e4"] != "hint/steady" || len(got) != 2 {
+		t.Errorf("LEDs %v, want the layer's e2 and e4", got)
+	}
+	// g1 touched and set back, then e2-e4: Black chooses, and the layer
+	// hides.
+	for _, text := range []string{`"lift":"g1"`, `"place":"g1"`, `"lift":"e2"`, `"place":"e4"`} {
+		in, _ := trace.Parse([]byte(`{"t":0,` + text + `}`))
+		if err := l.Submit(ctx, in); err != nil {
+			t.Fatal(err)
+		}
+		hold()
+	}
+	for end := time.Now().Add(5 * time.Second); st.Pending == nil && time.Now().Before(end); time.Sleep(10 * time.Millisecond) {
+		st, _ = l.State(ctx)
+	}
+	if got := ledRoles(st); got["f3"] != "option-2/slow" || got["e2"] != "" {
+		t.Errorf("LEDs %v, want the ruling's options and no layer", got)
+	}
 }

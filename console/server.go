@@ -20,6 +20,8 @@ import (
 
 	"github.com/boardd/boardd/board"
 	"github.com/boardd/boardd/lawset"
+	"github.com/boardd/boardd/logrepeat"
+	"github.com/boardd/boardd/timing"
 	"github.com/boardd/boardd/trace"
 )
 
@@ -53,6 +55,13 @@ type Options struct {
 	Ping time.Duration
 	// Logger receives the server's logs; none if nil.
 	Logger *slog.Logger
+	// Streams bounds the event streams open at once, in all and per client
+	// (a new StreamLimit with the defaults if nil): a stream past it is
+	// refused with 503, so that no number of clients can exhaust the
+	// daemon's memory or its game.
+	Streams *StreamLimit
+	// Clock paces the server's repeated warnings (real time if nil).
+	Clock timing.Clock
 }
 
 // Server is the console's HTTP handler: the page, its assets and the JSON
@@ -69,6 +78,10 @@ type Server struct {
 	cancel context.CancelFunc
 	wg     sync.WaitGroup
 	hosts  map[string]bool
+	// warnStreams says when streams are refused (once a minute);
+	// warnClear says when the arbiter token came in clear from beyond this
+	// machine (once every ten minutes a client).
+	warnStreams, warnClear *logrepeat.Limiter
 }
 
 // New returns a server of opts.Boards, which must be at least one, with
@@ -88,12 +101,19 @@ func New(opts Options) (*Server, error) {
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.DiscardHandler)
 	}
+	if opts.Streams == nil {
+		opts.Streams = NewStreamLimit(0, 0)
+	}
+	if opts.Clock == nil {
+		opts.Clock = timing.NewReal()
+	}
 	static, err := fs.Sub(assets, "assets")
 	if err != nil {
 		return nil, fmt.Errorf("console: assets: %w", err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	s := &Server{opts: opts, log: opts.Logger, hubs: map[string]*hub{}, mux: http.NewServeMux(), cop: http.NewCrossOriginProtection(), static: static, ctx: ctx, cancel: cancel, hosts: map[string]bool{}}
+	s := &Server{opts: opts, log: opts.Logger, hubs: map[string]*hub{}, mux: http.NewServeMux(), cop: http.NewCrossOriginProtection(), static: static, ctx: ctx, cancel: cancel, hosts: map[string]bool{},
+		warnStreams: logrepeat.New(opts.Clock, time.Minute), warnClear: logrepeat.New(opts.Clock, 10*time.Minute)}
 	for _, h := range opts.Hosts {
 		s.hosts[strings.ToLower(h)] = true
 	}
@@ -107,7 +127,7 @@ func New(opts Options) (*Server, error) {
 			cancel()
 			return nil, fmt.Errorf("console: two boards named %q", id)
 		}
-		s.hubs[id] = newHub(b)
+		s.hubs[id] = newHub(worded{b}) // the options in plain words, whatever the board
 		s.order = append(s.order, id)
 	}
 	for _, id := range s.order {
@@ -149,6 +169,7 @@ func (s *Server) routes() {
 	m.HandleFunc("/{$}", s.get(s.index))
 	m.Handle("/assets/", s.get(http.StripPrefix("/assets/", http.FileServerFS(s.static)).ServeHTTP))
 	m.HandleFunc("/api/laws", s.get(s.laws))
+	m.HandleFunc("/api/options", s.get(s.optionWords))
 	m.HandleFunc("/api/auth", s.get(s.authInfo))
 	m.HandleFunc("/api/boards", s.get(s.boards))
 	m.HandleFunc("/api/boards/{id}/state", s.get(s.board(s.state)))
@@ -229,26 +250,56 @@ const (
 )
 
 // authenticate reads the Authorization header: none is a spectator, the
-// right bearer token the arbiter, anything else an error answer.
+// right bearer token the arbiter, anything else an error answer. The
+// scheme's name is case-insensitive (RFC 9110, 11.1): "bearer" will do.
 func (s *Server) authenticate(w http.ResponseWriter, r *http.Request) (role, bool) {
 	h := r.Header.Get("Authorization")
 	if h == "" {
 		return spectator, true
 	}
-	tok, ok := strings.CutPrefix(h, "Bearer ")
+	tok, ok := bearerToken(h)
 	if !ok {
 		writeError(w, http.StatusUnauthorized, "Authorization: want \"Bearer\" and the arbiter token")
 		return spectator, false
 	}
+	s.warnIfClear(r)
 	if s.opts.Token == "" {
 		writeError(w, http.StatusForbidden, "this console has no arbiter token: nobody may act as the arbiter")
 		return spectator, false
 	}
-	if subtle.ConstantTimeCompare([]byte(strings.TrimSpace(tok)), []byte(s.opts.Token)) != 1 {
+	if subtle.ConstantTimeCompare([]byte(tok), []byte(s.opts.Token)) != 1 {
 		writeError(w, http.StatusUnauthorized, "wrong arbiter token")
 		return spectator, false
 	}
 	return arbiterRole, true
+}
+
+// bearerToken returns the token of an Authorization header of the Bearer
+// scheme, whatever the case of its name.
+func bearerToken(h string) (string, bool) {
+	scheme, tok, ok := strings.Cut(strings.TrimSpace(h), " ")
+	if !ok || !strings.EqualFold(scheme, "Bearer") {
+		return "", false
+	}
+	tok = strings.TrimSpace(tok)
+	return tok, tok != ""
+}
+
+// warnIfClear logs a warning when a token came over plain HTTP from
+// another machine: whoever shares its network may have read it.
+func (s *Server) warnIfClear(r *http.Request) {
+	if r.TLS != nil {
+		return
+	}
+	host, _, err := net.SplitHostPort(r.RemoteAddr)
+	if err != nil {
+		return
+	}
+	if ip := net.ParseIP(host); ip == nil || ip.IsLoopback() {
+		return
+	}
+	client := requestClient(r)
+	s.warnClear.Log(s.log, slog.LevelWarn, client, "console: the arbiter token came over plain HTTP from another machine: anyone on that network may have read it; serve HTTPS (--tls-cert and --tls-key)", "client", client)
 }
 
 func (s *Server) index(w http.ResponseWriter, r *http.Request) {
@@ -301,7 +352,7 @@ func (s *Server) boards(w http.ResponseWriter, r *http.Request) {
 	for _, id := range s.order {
 		h := s.hubs[id]
 		sum := BoardSummary{ID: id, Simulated: h.b.Simulated()}
-		if st, err := h.b.State(r.Context()); err != nil {
+		if st, err := s.boardState(r, h); err != nil {
 			sum.Error = err.Error()
 		} else {
 			sum.Laws, sum.Turn, sum.Moves = st.Laws.ID, st.Turn, len(st.Moves)
@@ -312,8 +363,14 @@ func (s *Server) boards(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, out)
 }
 
+// boardState returns the board's state taken after r came, sharing the
+// query with the requests that want it at the same time.
+func (s *Server) boardState(r *http.Request, h *hub) (State, error) {
+	return h.states.get(r.Context(), s.ctx, h.b.State)
+}
+
 func (s *Server) state(w http.ResponseWriter, r *http.Request, h *hub) {
-	st, err := h.b.State(r.Context())
+	st, err := s.boardState(r, h)
 	if err != nil {
 		writeError(w, http.StatusServiceUnavailable, "%v", err)
 		return
@@ -322,7 +379,7 @@ func (s *Server) state(w http.ResponseWriter, r *http.Request, h *hub) {
 }
 
 func (s *Server) pgn(w http.ResponseWriter, r *http.Request, h *hub) {
-	pgn, err := h.b.PGN(r.Context())
+	pgn, err := h.pgns.get(r.Context(), s.ctx, h.b.PGN)
 	if err != nil {
 		writeError(w, http.StatusServiceUnavailable, "%v", err)
 		return
@@ -435,7 +492,9 @@ func (s *Server) arbiter(w http.ResponseWriter, r *http.Request, h *hub) {
 		if s.opts.Token == "" {
 			writeError(w, http.StatusForbidden, "this console has no arbiter token: nobody may act as the arbiter")
 		} else {
-			writeError(w, http.StatusUnauthorized, "arbiter token required: spectators take no part in the game (nycc:XVII)")
+			// No law is cited: the codes' laws on onlookers differ, and an
+			// error never cites another code's law than the board's.
+			writeError(w, http.StatusUnauthorized, "arbiter token required: only the arbiter may rule, choose for a player, start a new game, annul, declare a result or change the law-set")
 		}
 		return
 	}
@@ -464,8 +523,8 @@ func (s *Server) arbiter(w http.ResponseWriter, r *http.Request, h *hub) {
 		switch action {
 		case ActionNewGame:
 			if value != "" {
-				if _, err := board.ParseFEN(value); err != nil {
-					writeError(w, http.StatusBadRequest, "arbiter new-game: value %q: want a FEN to set up, or none: %v", value, err)
+				if _, err := board.ParseSetup(value); err != nil {
+					writeError(w, http.StatusBadRequest, "arbiter new-game: value %q: want a legal set-up as FEN, or none: %v", value, err)
 					return
 				}
 			}

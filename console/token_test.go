@@ -82,17 +82,17 @@ func TestLoadTokenUnwritableDirectory(t *testing.T) {
 }
 
 func TestListenAddressInUse(t *testing.T) {
-	ln, err := Listen("127.0.0.1:0")
+	ln, err := Listen("127.0.0.1:0", ListenOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer ln.Close()
 	addr := ln.Addr().String()
-	_, err = Listen(addr)
+	_, err = Listen(addr, ListenOptions{})
 	if err == nil || !strings.Contains(err.Error(), addr) || !strings.Contains(err.Error(), "already in use") || !strings.Contains(err.Error(), "--listen") {
 		t.Errorf("err %v, want one naming %s, in use, and --listen", err, addr)
 	}
-	if _, err := Listen("8080"); err == nil || !strings.Contains(err.Error(), "want HOST:PORT") {
+	if _, err := Listen("8080", ListenOptions{}); err == nil || !strings.Contains(err.Error(), "want HOST:PORT") {
 		t.Errorf("err %v, want HOST:PORT", err)
 	}
 }

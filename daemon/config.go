@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"path/filepath"
 
 	"github.com/boardd/boardd/config"
 )
@@ -43,12 +44,17 @@ func loadConfig(o *Options) (*config.Config, string, error) {
 	set("--laws", "laws", o.Laws, &c.Laws)
 	set("--time-control", "time_control", o.TimeControl, &c.TimeControl)
 	set("--listen", "listen", o.Listen, &c.Listen)
+	// A file named on the command line is relative to where boardd was
+	// started; the file's own are absolute.
+	set("--tls-cert", "tls_cert", absPath(o.TLSCert), &c.TLSCert)
+	set("--tls-key", "tls_key", absPath(o.TLSKey), &c.TLSKey)
 	set("--state-dir", "state_dir", o.StateDir, &c.StateDir)
 	set("--hall", "hall", o.Hall, &c.Hall)
 	set("--board-id", "board_id", o.BoardID, &c.BoardID)
 	set("--sensor", "sensor.wiring", o.Sensor, &c.Sensor.Wiring)
 	set("--led", "led.wiring", o.LED, &c.LED.Wiring)
 	set("--log-level", "log_level", o.LogLevel, &c.LogLevel)
+	set("--emulate", "emulate", absEmulate(o.Emulate), &c.Emulate)
 	if o.Tournament {
 		c.Tournament = true
 	}
@@ -67,6 +73,18 @@ func loadConfig(o *Options) (*config.Config, string, error) {
 		return nil, path, &config.FileError{Path: path + " with the flags", Err: err}
 	}
 	return c, path, nil
+}
+
+// absPath returns path made absolute ("" stays ""; a path that cannot be
+// made absolute is left for the check to refuse).
+func absPath(path string) string {
+	if path == "" {
+		return ""
+	}
+	if abs, err := filepath.Abs(path); err == nil {
+		return abs
+	}
+	return path
 }
 
 // configure reads the configuration once, with the flags over it, and

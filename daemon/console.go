@@ -36,7 +36,7 @@ func (d *daemon) startConsole() error {
 		return UsageError{fmt.Errorf("--board-id: %w", err)}
 	}
 	simulated := d.simulated()
-	local, err := console.NewLocal(d.runner, console.LocalOptions{ID: id, Simulated: simulated, Tournament: d.opts.Tournament})
+	local, err := console.NewLocal(d.runner, console.LocalOptions{ID: id, Simulated: simulated, Tournament: d.opts.Tournament, Layer: d.consoleLayer()})
 	if err != nil {
 		return err
 	}
@@ -49,7 +49,7 @@ func (d *daemon) startConsole() error {
 		local.Close()
 		return err
 	}
-	ln, err := console.Listen(addr)
+	ln, err := console.Listen(addr, console.ListenOptions{TLS: d.tls, Logger: d.log})
 	if err != nil {
 		srv.Close()
 		local.Close()
@@ -58,7 +58,7 @@ func (d *daemon) startConsole() error {
 	hs := console.HTTPServer(srv)
 	hs.ErrorLog = slog.NewLogLogger(d.log.Handler(), slog.LevelWarn)
 	go func() {
-		if err := hs.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+		if err := ln.Serve(hs); err != nil && !errors.Is(err, http.ErrServerClosed) {
 			d.log.Error("console stopped", "err", err)
 		}
 	}()
@@ -72,9 +72,10 @@ func (d *daemon) startConsole() error {
 		}
 		return nil
 	})
-	url := console.URL(ln.Addr())
+	url := ln.URL()
 	d.log.Info("console", "url", url, "board", id, "simulated", simulated)
-	if tcp, ok := ln.Addr().(*net.TCPAddr); ok && simulated && !tcp.IP.IsLoopback() {
+	ln.LogExposure(d.log)
+	if ln.Exposed() && simulated {
 		d.log.Warn("the console listens beyond this machine: anyone who reaches it can play on the simulated board", "listen", addr)
 	}
 	path := filepath.Join(d.stateDir, console.TokenFile)

@@ -18,6 +18,7 @@ import (
 	"path/filepath"
 
 	"github.com/boardd/boardd/config"
+	"github.com/boardd/boardd/console"
 	"github.com/boardd/boardd/game"
 	"github.com/boardd/boardd/led"
 	"github.com/boardd/boardd/serialport"
@@ -31,6 +32,8 @@ type Options struct {
 	Laws        string // law-set id
 	StateDir    string
 	Listen      string // the console's address
+	TLSCert     string // the console's certificate (PEM): HTTPS
+	TLSKey      string // its private key (PEM)
 	Sensor      string // sensor wiring
 	LED         string // LED wiring
 	Hall        string // the club hall's broker URL
@@ -41,6 +44,7 @@ type Options struct {
 	LogLevel    string
 	Input       string // trace lines to play into the board: a file, a FIFO, or -
 	ArchiveCap  string // disk space for finished games, e.g. 64MiB
+	Emulate     string // a board to answer apps as, and its port: chesslink:PATH
 
 	Stdin  io.Reader           // for Input "-"
 	Stderr io.Writer           // the log
@@ -74,6 +78,9 @@ type daemon struct {
 	leds     *led.Driver  // shows the game's LEDs, when the configuration wires some
 	closers  []func() error
 	serial   map[string]*serialport.Board // serial boards by port (serial.go)
+	tls      *console.TLS                 // the console's certificate, nil for plain HTTP
+	hall     *hallSetup                   // the hall's settings, nil for no hall (hall.go)
+	apps     *emulation                   // the board apps drive, nil for none (emulate.go)
 }
 
 // Run runs the board until ctx ends. A fault in the options or the
@@ -121,6 +128,13 @@ func (d *daemon) start() error {
 	if _, err := game.StartPosition(d.opts); err != nil {
 		return UsageError{fmt.Errorf("--odds: %w", err)}
 	}
+	// Everything the configuration names is read before anything runs:
+	// a fault in it stops the start before the console shows its token.
+	beyond, err := checkBeyondFile(d.cfg, d.stateDir, d.o.Getenv)
+	if err != nil {
+		return err
+	}
+	d.tls, d.hall = beyond.tls, beyond.hall
 	// The journal builds the game, replaying the game in progress.
 	if err := d.openJournal(); err != nil {
 		return err
@@ -128,6 +142,9 @@ func (d *daemon) start() error {
 	d.runner = game.NewRunner(d.game, d.clock)
 	d.attachJournal()
 	if err := d.startLEDs(); err != nil {
+		return err
+	}
+	if err := d.startEmulation(); err != nil {
 		return err
 	}
 	if err := d.startHardware(); err != nil {

@@ -178,7 +178,7 @@ func TestAnalogueSensorsNeedACalibration(t *testing.T) {
 	defer d.close()
 	err := d.startHardware()
 	var ue UsageError
-	if !errors.As(err, &ue) || !strings.Contains(err.Error(), "not been calibrated") {
+	if !errors.As(err, &ue) || !strings.Contains(err.Error(), "never calibrated") {
 		t.Errorf("error %v, want a usage error saying the board has not been calibrated", err)
 	}
 }

@@ -1,6 +1,8 @@
 package daemon
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -11,6 +13,7 @@ import (
 	"github.com/boardd/boardd/journal"
 	"github.com/boardd/boardd/timesync"
 	"github.com/boardd/boardd/timing"
+	"github.com/boardd/boardd/trace"
 )
 
 // Environment variables the journal part reads when the flags say nothing
@@ -81,8 +84,18 @@ func (d *daemon) restore(rc *recovery, g *journal.Game) (time.Duration, error) {
 	snap := d.game.Snapshot()
 	d.log.Info("game restored from the journal", "game", g.Header.Game, "laws", g.Header.Laws,
 		"inputs", rp.Inputs, "moves", snap.Moves, "seq", g.LastSeq, "t", resume, "torn_tail", g.Torn())
+	if len(g.Damaged) > 0 || g.Repaired > 0 {
+		d.log.Warn("the journal was damaged", "file", g.Path, "records_repaired", g.Repaired, "records_lost", len(g.Damaged),
+			"inputs_put_back_from_the_reports", len(rp.Reconstructed), "inputs_not_recovered", rp.Unrecovered)
+	}
+	for _, l := range rp.Reconstructed {
+		d.log.Warn("a damaged input was put back from the reports that follow it", "input", strings.TrimSpace(string(trace.Append(nil, l))))
+	}
 	if rp.Diverged > 0 {
-		d.log.Warn("the replay judged differently from the journal (written by another version of boardd?)", "reports", rp.Diverged)
+		d.log.Warn("the replay judged differently from the journal (written by another version of boardd, or an input lost to damage)", "reports", rp.Diverged)
+	}
+	if rp.Missing > 0 {
+		d.log.Warn("reports lost to damage in the journal's middle were made again by the replay (not journalled again)", "reports", rp.Missing)
 	}
 	if len(rp.Lost) > 0 {
 		d.log.Info("reports the crash had lost were made again", "reports", len(rp.Lost))
@@ -94,10 +107,19 @@ func (d *daemon) restore(rc *recovery, g *journal.Game) (time.Duration, error) {
 		// begins afresh under the new rules, the board as it stands.
 		d.log.Info("the game not yet begun takes the new configuration", "game", g.Header.Game, "laws", d.opts.Laws, "was", g.Header.Laws)
 		occ := snap.Occupancy
-		rc.rp = nil
+		saved := d.game
 		if err := d.beginGame(rc, resume, &occ, rc.j.Restart); err != nil {
-			return 0, err
+			var usage UsageError
+			if errors.As(err, &usage) {
+				return 0, err
+			}
+			// The journal could not begin afresh (it is behind): the game
+			// keeps its rules.
+			d.log.Warn("the game keeps its rules", "game", g.Header.Game, "err", err)
+			rc.header, d.game = g.Header, saved
+			break
 		}
+		rc.rp = nil
 	default:
 		d.log.Info("the game in progress keeps its rules; a changed configuration applies when boardd starts before a game's first move",
 			"game", g.Header.Game, "laws", g.Header.Laws, "configured_laws", d.opts.Laws)
@@ -161,7 +183,33 @@ func (d *daemon) attachJournal() {
 		// The runner's loop has not started: this goroutine may touch the
 		// game.
 		rc.rec.Restored(rc.rp, rc.rp.Resume)
+	} else {
+		rc.rec.Tick(d.game.Now()) // a journal that could not be begun shows its fault
 	}
+	// What the journal could not write, and a finished game it could not
+	// archive, are retried every second while there are any.
+	ctx, cancel := context.WithCancel(d.ctx)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		ticker := time.NewTicker(time.Second)
+		defer ticker.Stop()
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-ticker.C:
+				if rc.j.Pending() {
+					_ = d.runner.Do(ctx, func(_ *game.Game, now time.Duration) { rc.rec.Tick(now) })
+				}
+			}
+		}
+	}()
+	d.onClose(func() error {
+		cancel()
+		<-done
+		return nil
+	})
 }
 
 // parseSize reads a size in bytes, with an optional KiB, MiB or GiB; empty

@@ -40,9 +40,11 @@ import (
 const (
 	DefaultDebounce = debounce.Default // a square's reading must hold this long
 	DefaultSettle   = gesture.DefaultSettle
-	DefaultOpenWait = gesture.DefaultOpenWait
-	DefaultJadoube  = gesture.DefaultJadoube
-	DefaultBump     = gesture.DefaultBump
+	// DefaultQuickSettle is the settle time of a move nothing can extend.
+	DefaultQuickSettle = gesture.DefaultQuickSettle
+	DefaultOpenWait    = gesture.DefaultOpenWait
+	DefaultJadoube     = gesture.DefaultJadoube
+	DefaultBump        = gesture.DefaultBump
 )
 
 // Timing tunes how the hands are read. Zero values take the defaults.
@@ -53,6 +55,10 @@ type Timing struct {
 	// Settle: how long the board must stay still, with the men consistent
 	// with one legal move, before the move counts as made (DefaultSettle).
 	Settle time.Duration
+	// QuickSettle: how long the board must stay still after a legal move
+	// that nothing can still extend (a knight's move, a slider stopped by
+	// the edge, ...) before it counts (DefaultQuickSettle; negative: Settle).
+	QuickSettle time.Duration
 	// OpenWait: how long a reading that can still grow into a longer legal
 	// move is kept open, and how long a false move must stand before it is
 	// reported (DefaultOpenWait).
@@ -101,7 +107,10 @@ type Game struct {
 	now      time.Duration
 	deadline time.Duration
 	fault    bool
+	unsaved  bool // the journal cannot be written (SetJournalFault)
 	begun    bool
+
+	hint *board.Move // a move suggested to the player, until a move is made
 
 	// version counts the changes anyone outside could see; the snapshot
 	// is built again only when it has moved.
@@ -121,6 +130,7 @@ type observed struct {
 	fault    bool
 	mode     gesture.Mode
 	expected *board.Analysis
+	promo    [2]board.Kind
 }
 
 // New builds a game. Reports go to observe (which may be nil), in the order
@@ -191,7 +201,7 @@ func StartPosition(o Options) (board.Position, error) {
 func (g *Game) gestureOptions() gesture.Options {
 	t := g.opts.Timing
 	return gesture.Options{
-		Settle: t.Settle, OpenWait: t.OpenWait, Jadoube: t.Jadoube, Bump: t.Bump,
+		Settle: t.Settle, QuickSettle: t.QuickSettle, OpenWait: t.OpenWait, Jadoube: t.Jadoube, Bump: t.Bump,
 		RookFirstCastling: g.laws.RookFirstCastling,
 		MoveNeedsClock:    g.tk != nil && g.laws.ClockCompletesIllegalMove,
 	}
@@ -280,6 +290,19 @@ func (g *Game) SetFault(t time.Duration, fault bool) {
 
 // Fault reports whether the board's sensors are marked untrustworthy.
 func (g *Game) Fault() bool { return g.fault }
+
+// SetJournalFault marks the game as not being saved (true: the journal
+// cannot be written, a full disk or no file descriptors left) or saved again;
+// the snapshot says so (JournalFault), and the LEDs show it. It is a fault of
+// its own, beside the sensors' (SetFault): either clears without touching the
+// other. It only notes the change, so the journal may call it from a report
+// subscriber, while the game hands out its reports.
+func (g *Game) SetJournalFault(fault bool) {
+	if g.unsaved != fault {
+		g.unsaved = fault
+		g.version++
+	}
+}
 
 // Advance fires every timer due by t, in time order.
 func (g *Game) Advance(t time.Duration) {
@@ -397,12 +420,24 @@ func (g *Game) Input(l trace.Line) error {
 		if err := g.Action(l.T, l.Action, l.Value); err != nil {
 			g.log.Warn("arbiter action not applied", "action", l.Action, "value", l.Value, "err", err)
 		}
+	case trace.Remote:
+		g.SetRemote(l.T, board.White, l.Side == trace.SideWhite || l.Side == trace.SideBoth)
+		g.SetRemote(l.T, board.Black, l.Side == trace.SideBlack || l.Side == trace.SideBoth)
+	case trace.Opponent:
+		if err := g.Play(l.T, l.Move); err != nil {
+			g.log.Warn("opponent's move not applied", "move", l.Move.UCI(), "err", err)
+		}
+	case trace.TakeBack:
+		side, _ := board.ParseColor(l.Side)
+		if err := g.TakeBack(l.T, l.Plies, side); err != nil {
+			g.log.Warn("take-back not applied", "moves", l.Plies, "side", l.Side, "err", err)
+		}
 	}
 	return nil
 }
 
 // Action carries out an arbiter action: trace.ActionNewGame (value: a FEN,
-// or empty), ActionAnnul, ActionLaws (value: a law-set id) or ActionResult
+// which must be a valid set-up, board.Validate; or empty), ActionAnnul, ActionLaws (value: a law-set id) or ActionResult
 // (value: 1-0, 0-1 or 1/2-1/2).
 //
 // Changing the law-set reconfigures every stage at once: the gesture
@@ -414,6 +449,13 @@ func (g *Game) Action(t time.Duration, action, value string) error {
 	var err error
 	switch action {
 	case trace.ActionNewGame:
+		// A set-up from outside must be a position a game can show.
+		if value != "" {
+			if _, err = board.ParseSetup(value); err != nil {
+				err = fmt.Errorf("new-game: %w", err)
+				break
+			}
+		}
 		err = g.arb.NewGame(t, value)
 	case trace.ActionAnnul:
 		g.arb.Annul(t)
@@ -456,6 +498,11 @@ func (g *Game) settle(t time.Duration) {
 	}
 	if len(g.reports) > 0 {
 		g.version++
+		for _, r := range g.reports {
+			if r.Type == report.Move || r.Type == report.Ruling || r.Type == report.Result {
+				g.hint = nil // the hint was for the position before
+			}
+		}
 	}
 	if g.observe != nil {
 		for _, r := range g.reports {
@@ -464,7 +511,8 @@ func (g *Game) settle(t time.Duration) {
 	}
 	syncing, mismatch := g.rec.Syncing()
 	exp := g.rec.Expectation()
-	now := observed{occ: g.rec.Occupancy(), inHand: g.rec.InHand(), syncing: syncing, mismatch: mismatch, fault: g.fault, mode: exp.Mode, expected: exp.Analysis}
+	now := observed{occ: g.rec.Occupancy(), inHand: g.rec.InHand(), syncing: syncing, mismatch: mismatch, fault: g.fault, mode: exp.Mode, expected: exp.Analysis,
+		promo: [2]board.Kind{g.rec.Promotion(board.White), g.rec.Promotion(board.Black)}}
 	if now != g.seen {
 		g.seen = now
 		g.version++
@@ -474,6 +522,52 @@ func (g *Game) settle(t time.Duration) {
 		clockDue = g.tk.Deadline()
 	}
 	g.deadline = timing.Earliest(timing.Earliest(g.deb.Deadline(), g.rec.Deadline()), clockDue)
+}
+
+// SetRemote says whether side is played from off the board (a chess engine,
+// an online opponent): its moves are announced with Play, shown on the LEDs
+// and carried out by the player at the board, and the laws never apply to
+// that execution; a ruling it would choose is exacted by the arbiter.
+func (g *Game) SetRemote(t time.Duration, side board.Color, remote bool) {
+	g.Advance(t)
+	g.arb.SetRemote(side, remote)
+	g.version++
+	g.settle(t)
+}
+
+// Play announces the remote side's move m, to be carried out on the board;
+// a promotion without a piece is a queen.
+func (g *Game) Play(t time.Duration, m board.Move) error {
+	g.Advance(t)
+	side := g.arb.Position().Turn
+	if err := g.arb.Play(t, m); err != nil {
+		return fmt.Errorf("play %s: %w", m.UCI(), err)
+	}
+	if aw, ok := g.arb.Awaiting(); ok && aw.Promo != board.NoKind {
+		g.rec.Promote(t, aw.Promo, side) // the piece is known: no need to name it
+	}
+	g.version++
+	g.settle(t)
+	return nil
+}
+
+// TakeBack takes back the last plies moves at the request of the player
+// by (against an engine); the board is guided back to the position before.
+func (g *Game) TakeBack(t time.Duration, plies int, by board.Color) error {
+	g.Advance(t)
+	err := g.arb.TakeBack(t, plies, by)
+	g.rec.SetExpectation(t, g.arb.Expectation())
+	g.settle(t)
+	return err
+}
+
+// SetHint shows a move suggested to the player on the LEDs until a move is
+// made (nil clears it).
+func (g *Game) SetHint(t time.Duration, m *board.Move) {
+	g.Advance(t)
+	g.hint = m
+	g.version++
+	g.settle(t)
 }
 
 // SetTag sets a PGN tag of the game (the date, once the wall clock is known

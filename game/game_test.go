@@ -128,7 +128,7 @@ func TestNoiseShorterThanDebounceIsIgnored(t *testing.T) {
 	b.Write(trace.Append(nil, trace.Line{T: 300 * time.Millisecond, Kind: trace.Frame, Occupancy: occ}))
 	got := run(t, "fide2023", b.String())
 	for _, r := range got {
-		if r.Type != "end" {
+		if r.Type != report.End {
 			t.Fatalf("noise produced %s", r.Type)
 		}
 	}
@@ -295,5 +295,31 @@ func TestSetUpOnAnEmptyBoardStartsTheGame(t *testing.T) {
 	got := out.String()
 	if strings.Contains(got, `"mismatch"`) || !strings.Contains(got, `"type":"synced"`) || !strings.Contains(got, `"uci":"e2e4"`) {
 		t.Fatalf("set-up then e4:\n%s", got)
+	}
+}
+
+// TestNewGameRefusesAnIllegalSetUp: the arbiter's new game from a FEN takes
+// only a position a game can show; the game in progress goes on untouched.
+func TestNewGameRefusesAnIllegalSetUp(t *testing.T) {
+	for _, c := range []struct{ fen, fault string }{
+		{"8/8/8/8/8/8/8/Kk6 w - - 0 1", "the kings touch"},
+		{"4k3/8/8/8/8/8/8/P3K3 w - - 0 1", "a white pawn on a1"},
+		{"4k3/8/8/8/8/8/8/4R1K1 w - - 0 1", "black, not to move, is in check"},
+	} {
+		g, err := New(Options{Laws: "fide2023"}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		err = g.Action(time.Second, trace.ActionNewGame, c.fen)
+		if err == nil || !strings.Contains(err.Error(), c.fault) {
+			t.Errorf("new-game %s: %v, want %q", c.fen, err, c.fault)
+		}
+		if s := g.Snapshot(); s.Syncing || s.Position.FEN() != board.StartFEN {
+			t.Errorf("new-game %s refused, but the game changed: %s, syncing %v", c.fen, s.Position.FEN(), s.Syncing)
+		}
+	}
+	g, _ := New(Options{Laws: "fide2023"}, nil)
+	if err := g.Action(time.Second, trace.ActionNewGame, "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1"); err != nil {
+		t.Errorf("a legal set-up refused: %v", err)
 	}
 }

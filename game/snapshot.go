@@ -89,6 +89,9 @@ type Snapshot struct {
 	Mismatch bool
 	// Fault: the board's sensors are not to be trusted.
 	Fault bool
+	// JournalFault: the game is not being saved (a journal write failed);
+	// it clears when the journal has caught up.
+	JournalFault bool
 	// LastMove is the last move recorded, when HasLastMove.
 	LastMove    board.Move
 	HasLastMove bool
@@ -100,6 +103,19 @@ type Snapshot struct {
 	Result *report.Report
 	// Clocks, when a time control runs.
 	Clocks *Clocks
+	// Remote says which sides are played from off the board; Awaiting is
+	// the remote side's move the board must be made to show, when
+	// HasAwaiting.
+	Remote      [2]bool
+	Awaiting    board.Move
+	HasAwaiting bool
+	// Hint is a move suggested to the player, when HasHint.
+	Hint    board.Move
+	HasHint bool
+	// Promotion is the piece each side has named for its next promotion
+	// (board.NoKind if none), by board.Color: what a pawn set down on its
+	// last rank becomes.
+	Promotion [2]board.Kind
 }
 
 // Snapshot returns the game as it stands. Snapshots are built again only
@@ -119,10 +135,16 @@ func (g *Game) Snapshot() *Snapshot {
 		Position: g.arb.Position(), Moves: g.arb.MoveCount(),
 		Mode: modeOf(exp.Mode), Expected: exp.Analysis.Position,
 		Occupancy: g.rec.Occupancy(), InHand: g.rec.InHand(),
-		Syncing: syncing, Mismatch: mismatch, Fault: g.fault,
+		Syncing: syncing, Mismatch: mismatch, Fault: g.fault, JournalFault: g.unsaved,
 		Pending: g.arb.Pending(), Result: copyReport(g.arb.Result()),
 	}
 	s.LastMove, s.HasLastMove = g.arb.LastMove()
+	s.Remote = [2]bool{g.arb.Remote(board.White), g.arb.Remote(board.Black)}
+	s.Awaiting, s.HasAwaiting = g.arb.Awaiting()
+	s.Promotion = [2]board.Kind{g.rec.Promotion(board.White), g.rec.Promotion(board.Black)}
+	if g.hint != nil {
+		s.Hint, s.HasHint = *g.hint, true
+	}
 	if ob, ok := g.arb.Obligation(); ok {
 		s.Obligation = &Obligation{Side: ob.Side, What: ob.What, Square: ob.Square, Destinations: ob.Destinations, Law: ob.Law}
 	}

@@ -9,11 +9,13 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	"github.com/eclipse/paho.golang/paho"
 
+	"github.com/boardd/boardd/hall/actionsig"
 	"github.com/boardd/boardd/hall/broker"
 	"github.com/boardd/boardd/hall/mosquittotest"
 	"github.com/boardd/boardd/hall/wire"
@@ -312,21 +314,26 @@ func TestTLS(t *testing.T) {
 	}
 }
 
-// The hall's actions bear the arbiter token: a board carries out those with
-// its hall token, ignores those with another, refuses all when it has none,
-// and carries out an action delivered twice once.
-func TestActionToken(t *testing.T) {
+// The hall signs its actions for each board: a board carries out those
+// signed with the hall's key for it, refuses those signed with another
+// hall's key, refuses all when it has no verify key, and carries out an
+// action delivered twice once.
+func TestActionSignature(t *testing.T) {
 	br := startBroker(t, mosquittotest.Options{AllowAnonymous: true})
 	ctx := ctxTimeout(t, 30*time.Second)
 	h, _ := startHall(t, config(t, br.URL(), "hall"))
 	opts := gameOptions("sarratt1808")
 	good := startBoard(t, "good", boardDir(t, "good"), config(t, br.URL(), "good"), opts)
 	t.Cleanup(func() { good.Close() })
-	other, err := halltestStart(t, "other", br.URL(), "another-token-0123456789", opts)
+	otherHall, err := actionsig.Generate()
 	if err != nil {
 		t.Fatal(err)
 	}
-	none, err := halltestStart(t, "none", br.URL(), "", opts)
+	other, err := halltestStart(t, "other", br.URL(), otherHall.Verifier(), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	none, err := halltestStart(t, "none", br.URL(), nil, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -341,17 +348,20 @@ func TestActionToken(t *testing.T) {
 	for _, c := range []struct {
 		b    interface{ ID() string }
 		want string
-	}{{other, "wrong hall token"}, {none, "no hall token"}} {
+	}{{other, "signature is not the hall's"}, {none, "not the hall's verify key"}} {
 		err := h.Board(c.b.ID()).Submit(ctx, result)
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: %v, want refused: %s", c.b.ID(), err, c.want)
 		}
 	}
 	if st, _ := other.Local.State(ctx); st.Result != nil {
-		t.Errorf("other: a result was declared with the wrong token: %+v", st.Result)
+		t.Errorf("other: a result was declared by a hall whose key it does not hold: %+v", st.Result)
 	}
 	if st, _ := none.Local.State(ctx); st.Result != nil {
-		t.Errorf("none: a result was declared without a hall token: %+v", st.Result)
+		t.Errorf("none: a result was declared without a verify key: %+v", st.Result)
+	}
+	if hl := none.Uplink.Stats(); hl.Refused != 1 {
+		t.Errorf("none: %d actions refused, want 1", hl.Refused)
 	}
 	// A refusal as things stand: no choice is pending.
 	err = h.Board("good").Submit(ctx, trace.Line{Kind: trace.Choose, Option: "stand", Side: trace.SideArbiter})
@@ -361,7 +371,8 @@ func TestActionToken(t *testing.T) {
 
 	// An action delivered twice is carried out once.
 	pub := client(t, br.URL(), "hall", nil)
-	a := wire.Action{ID: "twice", Token: testToken, Action: wire.ActionNewGame}
+	a := wire.Action{ID: "twice", Action: wire.ActionNewGame}
+	testSigner.Sign(&a, "good")
 	payload, err := wire.Encode(&a)
 	if err != nil {
 		t.Fatal(err)
@@ -376,4 +387,147 @@ func TestActionToken(t *testing.T) {
 		s := good.Uplink.Stats()
 		return s.Actions == before.Actions+1 && s.Duplicates == before.Duplicates+1
 	})
+}
+
+// Each board's credential is good for that board only. On a real Mosquitto
+// with the shipped ACL, board b1's password cannot send an action to b2.
+// On a broker that lets anyone write anywhere (a broker set up without the
+// ACL), everything b1's SD card holds still cannot make b2 act: not an
+// unsigned action, not one signed with another key, not b1's own action
+// from the hall replayed to b2. And the hall's arbiter token is nowhere in
+// a board's state directory, nor in anything sent over the broker.
+func TestBoardCredentialCannotActElsewhere(t *testing.T) {
+	ctx := ctxTimeout(t, 60*time.Second)
+	opts := gameOptions("fide2023")
+
+	// The shipped ACL: b1's credential writes to b2's action topic.
+	locked := startBroker(t, mosquittotest.Options{Passwords: passwords, ACLFile: shippedACL})
+	b1cred := credDir(t, "b1")
+	b1 := client(t, locked.URL(), "b1", nil, b1cred)
+	forged := wire.Action{ID: "forged", Action: wire.ActionResult, Value: "1-0"}
+	payload, err := wire.Encode(&forged)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := b1.Publish(ctx, wire.Topic("b2", wire.KindAction), payload, false); err == nil || !strings.Contains(strings.ToLower(err.Error()), "not authorized") {
+		t.Errorf("b1's credential sending b2 an action: %v, want refused as not authorized", err)
+	}
+
+	// A broker with no ACL: b1's card is all an attacker needs to write.
+	open := startBroker(t, mosquittotest.Options{AllowAnonymous: true})
+	h, _ := startHall(t, config(t, open.URL(), "hall"))
+	b1dir, b2dir := boardDir(t, "b1"), boardDir(t, "b2")
+	board1 := startBoard(t, "b1", b1dir, config(t, open.URL(), "b1"), opts)
+	t.Cleanup(func() { board1.Close() })
+	board2 := startBoard(t, "b2", b2dir, config(t, open.URL(), "b2"), opts)
+	t.Cleanup(func() { board2.Close() })
+	waitFor(t, "both boards in the hall", 10*time.Second, func() bool { return len(h.Boards()) == 2 })
+
+	// A spy sees everything on the broker.
+	var mu sync.Mutex
+	var seen [][]byte
+	var b1actions []wire.Action
+	spyCfg := config(t, open.URL(), "spy")
+	sctx, scancel := context.WithCancel(context.Background())
+	spy, err := broker.Connect(sctx, broker.ClientOptions{Config: spyCfg, ClientID: "spy", OnMessage: func(topic string, p []byte, _ bool) {
+		mu.Lock()
+		defer mu.Unlock()
+		seen = append(seen, append([]byte(topic+" "), p...))
+		if topic == wire.Topic("b1", wire.KindAction) {
+			var a wire.Action
+			if wire.Decode(p, &a, topic) == nil {
+				b1actions = append(b1actions, a)
+			}
+		}
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { scancel(); <-spy.Done() })
+	if err := spy.AwaitConnection(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := spy.Subscribe(ctx, "#"); err != nil {
+		t.Fatal(err)
+	}
+
+	// The hall acts on b1: the spy (b1's own credential could read it too)
+	// records the signed action.
+	if err := h.Board("b1").Submit(ctx, trace.Line{Kind: trace.Arbiter, Action: wire.ActionResult, Value: "1-0"}); err != nil {
+		t.Fatalf("the hall's action on b1: %v", err)
+	}
+	waitFor(t, "b1's action seen", 5*time.Second, func() bool { mu.Lock(); defer mu.Unlock(); return len(b1actions) == 1 })
+	mu.Lock()
+	captured := b1actions[0]
+	mu.Unlock()
+
+	otherKey, err := actionsig.Generate()
+	if err != nil {
+		t.Fatal(err)
+	}
+	attacker := client(t, open.URL(), "b1", nil)
+	attempts := []struct {
+		name string
+		a    wire.Action
+	}{
+		{"unsigned", wire.Action{ID: "u1", Action: wire.ActionResult, Value: "0-1"}},
+		{"signed with a key of b1's making", func() wire.Action {
+			a := wire.Action{ID: "k1", Action: wire.ActionResult, Value: "0-1"}
+			otherKey.Sign(&a, "b2")
+			return a
+		}()},
+		{"b1's action from the hall, replayed to b2", captured},
+		{"b1's action from the hall, renamed for b2", func() wire.Action { a := captured; a.Board, a.ID = "b2", "r2"; return a }()},
+		{"b1's action from the hall, its value changed", func() wire.Action { a := captured; a.Board, a.ID, a.Value = "b2", "r3", "0-1"; return a }()},
+	}
+	before := board2.Uplink.Stats()
+	for _, at := range attempts {
+		p, err := wire.Encode(&at.a)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := attacker.Publish(ctx, wire.Topic("b2", wire.KindAction), p, false); err != nil {
+			t.Fatalf("%s: %v", at.name, err)
+		}
+	}
+	waitFor(t, "b2 refusing every attempt", 5*time.Second, func() bool {
+		return board2.Uplink.Stats().Refused == before.Refused+len(attempts)
+	})
+	if st, _ := board2.Local.State(ctx); st.Result != nil {
+		t.Errorf("b2: a result was declared by b1's credential: %+v", st.Result)
+	}
+	if s := board2.Uplink.Stats(); s.Actions != before.Actions {
+		t.Errorf("b2 carried out %d actions", s.Actions-before.Actions)
+	}
+	// The hall can still act on b2.
+	if err := h.Board("b2").Submit(ctx, trace.Line{Kind: trace.Arbiter, Action: wire.ActionResult, Value: "1/2-1/2"}); err != nil {
+		t.Errorf("the hall's action on b2: %v", err)
+	}
+
+	// The arbiter token is in no board's files, nor on the broker.
+	for _, dir := range []string{b1dir, b2dir, b1cred} {
+		filepath.WalkDir(dir, func(path string, d os.DirEntry, err error) error {
+			if err != nil || d.IsDir() {
+				return err
+			}
+			data, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if strings.Contains(string(data), testToken) {
+				t.Errorf("%s holds the hall's arbiter token", path)
+			}
+			return nil
+		})
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(seen) == 0 {
+		t.Fatal("the spy saw nothing")
+	}
+	for _, m := range seen {
+		if strings.Contains(string(m), testToken) {
+			t.Errorf("the arbiter token crossed the broker: %.200s", m)
+		}
+	}
 }

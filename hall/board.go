@@ -131,7 +131,7 @@ func (b *Board) PGN(context.Context) (string, error) {
 // Submit sends an arbiter's action to the board and waits for its reply.
 // Player inputs are refused: the hall rules, it does not play.
 func (b *Board) Submit(ctx context.Context, l trace.Line) error {
-	a, err := wire.ActionFor("x", "", l)
+	a, err := wire.ActionFor("x", l)
 	if err != nil {
 		return &console.RefusedError{Err: err}
 	}
@@ -302,7 +302,7 @@ func (b *Board) report(e *wire.Event, r *report.Report, received time.Time) {
 	seq, raw := e.Seq, e.Report
 	b.asOf = seq
 	switch r.Type {
-	case "move":
+	case report.Move:
 		m := Move{Seq: seq, Side: r.Side, UCI: r.UCI, SAN: r.SAN, FEN: r.FEN, Received: received, Applied: b.h.o.Now()}
 		if e.At != nil {
 			m.At = *e.At
@@ -313,11 +313,11 @@ func (b *Board) report(e *wire.Event, r *report.Report, received time.Time) {
 		if r.WhiteClock != "" {
 			b.clock = &console.Clock{White: r.WhiteClock, Black: r.BlackClock}
 		}
-	case "clock":
+	case report.Clock:
 		b.clock = &console.Clock{White: r.WhiteClock, Black: r.BlackClock}
-	case "irregularity":
+	case report.Irregularity:
 		b.pending = &console.Pending{Kind: r.Kind, Law: r.Law, Offender: r.Offender, Chooser: r.Chooser, Options: r.Options}
-	case "ruling":
+	case report.Ruling:
 		b.pending = nil
 		if r.Option == report.OptAnnul {
 			// The game begins anew: the annulment is its first note.
@@ -328,12 +328,12 @@ func (b *Board) report(e *wire.Event, r *report.Report, received time.Time) {
 				b.fen = board.StartFEN
 			}
 		}
-	case "result":
+	case report.Result:
 		b.pending = nil
 		b.result = &console.Result{Result: r.Result, Reason: r.Reason, Law: r.Law}
 	}
 	switch r.Type {
-	case "irregularity", "ruling", "mismatch", "synced", "result":
+	case report.Irregularity, report.Ruling, report.Mismatch, report.Synced, report.Result:
 		note := make([]byte, len(raw))
 		copy(note, raw)
 		b.notes = append(b.notes, console.Note{Ply: b.ply, Report: note})

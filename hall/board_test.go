@@ -38,7 +38,7 @@ func stateOf(t testing.TB, st *wire.State) *stateMessage {
 }
 
 func moveEvent(seq, prev uint64, side, uci, san, fen string) *wire.Event {
-	r := report.Report{Type: "move", Side: side, UCI: uci, SAN: san, FEN: fen}
+	r := report.Report{Type: report.Move, Side: side, UCI: uci, SAN: san, FEN: fen}
 	return &wire.Event{Board: "b1", Seq: seq, Prev: prev, Kind: wire.EventReport, Report: r.AppendJSON(nil)}
 }
 
@@ -77,13 +77,13 @@ func TestBoardEvents(t *testing.T) {
 		t.Errorf("resends %v, want b1 from 4+1", h.resends)
 	}
 	// The board sends again from 5.
-	irr := report.Report{Type: "irregularity", Kind: "touch-move", Law: "sarratt1808:7", Offender: "white", Chooser: "black",
+	irr := report.Report{Type: report.Irregularity, Kind: "touch-move", Law: "sarratt1808:7", Offender: "white", Chooser: "black",
 		Options: []report.Option{{ID: "stand"}, {ID: "move-touched"}}}
 	b.event(&wire.Event{Board: "b1", Seq: 7, Prev: 4, Kind: wire.EventReport, Report: irr.AppendJSON(nil)}, time.Now())
 	if s := b.Summary(); s.Pending == nil || s.Pending.Chooser != "black" {
 		t.Errorf("pending %+v, want Black to choose", s.Pending)
 	}
-	ruling := report.Report{Type: "ruling", Option: "move-touched", By: "arbiter", Law: "sarratt1808:7"}
+	ruling := report.Report{Type: report.Ruling, Option: "move-touched", By: "arbiter", Law: "sarratt1808:7"}
 	b.event(&wire.Event{Board: "b1", Seq: 8, Prev: 7, Kind: wire.EventReport, Report: ruling.AppendJSON(nil)}, time.Now())
 	// e4 was taken back: Nf3 follows the start position, not e4.
 	b.event(moveEvent(12, 8, "white", "g1f3", "Nf3", fenNf3), time.Now())

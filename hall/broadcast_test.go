@@ -22,7 +22,7 @@ import (
 func TestBroadcast(t *testing.T) {
 	br := startBroker(t, mosquittotest.Options{AllowAnonymous: true})
 	h, err := hall.New(context.Background(), hall.Options{
-		Broker: config(t, br.URL(), "hall"), Token: testToken, AckEvery: 100 * time.Millisecond, Logger: logger(t),
+		Broker: config(t, br.URL(), "hall"), Token: testToken, Signer: testSigner, AckEvery: 100 * time.Millisecond, Logger: logger(t),
 		Event: "Club night", Round: "5", Pairings: map[string]hall.Pairing{"b1": {White: "Anderssen", Black: "Kieseritzky"}},
 		MinBackoff: 20 * time.Millisecond, MaxBackoff: 200 * time.Millisecond,
 	})

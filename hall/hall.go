@@ -14,6 +14,7 @@ package hall
 
 import (
 	"context"
+	"crypto/ed25519"
 	"crypto/rand"
 	"encoding/hex"
 	"errors"
@@ -27,6 +28,7 @@ import (
 	"time"
 	"unicode"
 
+	"github.com/boardd/boardd/hall/actionsig"
 	"github.com/boardd/boardd/hall/broker"
 	"github.com/boardd/boardd/hall/wire"
 )
@@ -38,9 +40,13 @@ type Options struct {
 	// ClientID is the hall's MQTT client id ("boardd-hall" if empty).
 	ClientID string
 	// Token is the arbiter token: the console's pages need it to act as
-	// the arbiter, and every action sent to a board bears it (the boards'
-	// hall-token file must hold the same).
+	// the arbiter. It stays in the hall: no board holds it.
 	Token string
+	// Signer signs every action sent to a board, for that board
+	// (actionsig.LoadOrCreate); the boards hold its public key. If nil,
+	// the hall makes a key for this run only (VerifyKey gives its public
+	// half).
+	Signer *actionsig.Signer
 	// Event, Site and Round fill the broadcast PGN's tags of those names
 	// where the boards leave them unknown; Pairings names the players (and
 	// the round) board by board.
@@ -161,6 +167,12 @@ func newHall(o Options) (*Hall, error) {
 	if o.FlushEvery <= 0 {
 		o.FlushEvery = 5 * time.Second
 	}
+	if o.Signer == nil {
+		var err error
+		if o.Signer, err = actionsig.Generate(); err != nil {
+			return nil, fmt.Errorf("hall: %w", err)
+		}
+	}
 	st, err := openStore(o.Dir, o.Logger)
 	if err != nil {
 		return nil, err
@@ -185,6 +197,9 @@ func (h *Hall) Close() error {
 	}
 	return nil
 }
+
+// VerifyKey returns the public key the boards check the hall's actions with.
+func (h *Hall) VerifyKey() ed25519.PublicKey { return h.o.Signer.Public() }
 
 // AwaitConnection waits until the hall is connected to the broker.
 func (h *Hall) AwaitConnection(ctx context.Context) error { return h.cm.AwaitConnection(ctx) }
@@ -549,7 +564,7 @@ func (h *Hall) act(ctx context.Context, id string, a wire.Action) (wire.Reply, e
 		return wire.Reply{}, fmt.Errorf("hall: %w", err)
 	}
 	a.ID = hex.EncodeToString(raw)
-	a.Token = h.o.Token
+	h.o.Signer.Sign(&a, id)
 	payload, err := wire.Encode(&a)
 	if err != nil {
 		return wire.Reply{}, err

@@ -2,6 +2,7 @@ package hall_test
 
 import (
 	"context"
+	"crypto/ed25519"
 	"errors"
 	"log/slog"
 	"net/http/httptest"
@@ -13,6 +14,7 @@ import (
 
 	"github.com/boardd/boardd/game"
 	"github.com/boardd/boardd/hall"
+	"github.com/boardd/boardd/hall/actionsig"
 	"github.com/boardd/boardd/hall/broker"
 	"github.com/boardd/boardd/hall/halltest"
 	"github.com/boardd/boardd/hall/mosquittotest"
@@ -22,6 +24,9 @@ import (
 )
 
 const testToken = "0123456789abcdef0123456789abcdef"
+
+// testSigner is the test hall's signing key; its boards hold its verify key.
+var testSigner = actionsig.NewSigner(ed25519.NewKeyFromSeed([]byte("boardd hall tests' signing key..")))
 
 // startBroker starts a real mosquitto for the test, or skips the test when
 // it is not installed.
@@ -66,7 +71,7 @@ func config(t testing.TB, url, user string, dirs ...string) *broker.Config {
 func startHall(t testing.TB, c *broker.Config) (*hall.Hall, *httptest.Server) {
 	t.Helper()
 	h, err := hall.New(context.Background(), hall.Options{
-		Broker: c, Token: testToken, AckEvery: 100 * time.Millisecond, Logger: logger(t),
+		Broker: c, Token: testToken, Signer: testSigner, AckEvery: 100 * time.Millisecond, Logger: logger(t),
 		MinBackoff: 20 * time.Millisecond, MaxBackoff: 200 * time.Millisecond, KeepAlive: 5 * time.Second,
 	})
 	if err != nil {
@@ -100,7 +105,7 @@ func gameOptions(laws string) game.Options {
 func startBoard(t testing.TB, id, dir string, c *broker.Config, opts game.Options) *halltest.Board {
 	t.Helper()
 	b, err := halltest.Start(context.Background(), halltest.Options{
-		ID: id, Dir: dir, Game: opts, Broker: c, Token: testToken, Logger: logger(t).With("board", id),
+		ID: id, Dir: dir, Game: opts, Broker: c, Verifier: testSigner.Verifier(), Logger: logger(t).With("board", id),
 		MinBackoff: 20 * time.Millisecond, MaxBackoff: 200 * time.Millisecond, KeepAlive: 5 * time.Second,
 		StateEvery: 20 * time.Millisecond,
 	})
@@ -145,7 +150,7 @@ func replayMoves(t testing.TB, g testGame, opts game.Options) []string {
 	t.Helper()
 	var out []string
 	p, err := game.New(opts, func(r report.Report) {
-		if r.Type == "move" {
+		if r.Type == report.Move {
 			out = append(out, r.UCI+" "+r.SAN)
 		}
 	})
@@ -202,11 +207,12 @@ func ctxTimeout(t testing.TB, d time.Duration) context.Context {
 	return ctx
 }
 
-// halltestStart starts a board with its own hall token (none if empty).
-func halltestStart(t testing.TB, id, url, token string, opts game.Options) (*halltest.Board, error) {
+// halltestStart starts a board holding verifier as the hall's verify key
+// (none if nil).
+func halltestStart(t testing.TB, id, url string, verifier *actionsig.Verifier, opts game.Options) (*halltest.Board, error) {
 	t.Helper()
 	b, err := halltest.Start(context.Background(), halltest.Options{
-		ID: id, Dir: boardDir(t, id), Game: opts, Broker: config(t, url, id), Token: token, Logger: logger(t).With("board", id),
+		ID: id, Dir: boardDir(t, id), Game: opts, Broker: config(t, url, id), Verifier: verifier, Logger: logger(t).With("board", id),
 		MinBackoff: 20 * time.Millisecond, MaxBackoff: 200 * time.Millisecond, StateEvery: 20 * time.Millisecond,
 	})
 	if err == nil {

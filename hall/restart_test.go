@@ -28,7 +28,7 @@ type runningHall struct {
 func startHallIn(t *testing.T, c *broker.Config, dir, round string) *runningHall {
 	t.Helper()
 	h, err := hall.New(context.Background(), hall.Options{
-		Broker: c, Token: testToken, AckEvery: 100 * time.Millisecond, Logger: logger(t), Dir: dir, FlushEvery: 50 * time.Millisecond,
+		Broker: c, Token: testToken, Signer: testSigner, AckEvery: 100 * time.Millisecond, Logger: logger(t), Dir: dir, FlushEvery: 50 * time.Millisecond,
 		Event: "Olympiad", Round: round,
 		MinBackoff: 20 * time.Millisecond, MaxBackoff: 200 * time.Millisecond, KeepAlive: 5 * time.Second,
 	})

@@ -15,9 +15,11 @@ import (
 	"sync"
 	"time"
 
+	"github.com/boardd/boardd/hall/actionsig"
 	"github.com/boardd/boardd/hall/broker"
 	"github.com/boardd/boardd/hall/halltest"
 	"github.com/boardd/boardd/hall/wire"
+	"github.com/boardd/boardd/report"
 )
 
 // LoadOptions configure a load run of the club hall: N simulated boards,
@@ -46,8 +48,9 @@ type LoadOptions struct {
 	Scripts int
 	// Broker returns board id's broker connection (its credentials).
 	Broker func(id string) (*broker.Config, error)
-	// Token is the hall token the boards accept.
-	Token string
+	// Verifier is the hall's verify key: the boards carry out the actions
+	// it signed.
+	Verifier *actionsig.Verifier
 	// Hall is the hall's web address (http://host:port); the run follows
 	// the hall's state on its event stream (GET /api/hall/events).
 	Hall string
@@ -368,10 +371,10 @@ func RunLoad(ctx context.Context, o LoadOptions) (*LoadResult, error) {
 			var e struct {
 				At     *time.Time `json:"at"`
 				Report struct {
-					Type string `json:"type"`
+					Type report.Type `json:"type"`
 				} `json:"report"`
 			}
-			if json.Unmarshal(payload, &e) != nil || e.At == nil || e.Report.Type != "move" {
+			if json.Unmarshal(payload, &e) != nil || e.At == nil || e.Report.Type != report.Move {
 				return
 			}
 			spyMu.Lock()
@@ -572,7 +575,7 @@ func startLoadBoards(ctx context.Context, o LoadOptions, boards []*loadBoard, ga
 			}
 			// The trace is made at the game's pace and played at Speed.
 			moves := games[i%len(games)]
-			if err := startFullBoard(ctx, lb, moves, pace, phase(i), cfg, o.Token, loadBoardDir(o.Dir, lb.id), o.Logger.With("board", lb.id)); err != nil {
+			if err := startFullBoard(ctx, lb, moves, pace, phase(i), cfg, o.Verifier, loadBoardDir(o.Dir, lb.id), o.Logger.With("board", lb.id)); err != nil {
 				return err
 			}
 		}

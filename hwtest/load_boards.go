@@ -12,6 +12,7 @@ import (
 
 	"github.com/boardd/boardd/board"
 	"github.com/boardd/boardd/game"
+	"github.com/boardd/boardd/hall/actionsig"
 	"github.com/boardd/boardd/hall/broker"
 	"github.com/boardd/boardd/hall/halltest"
 	"github.com/boardd/boardd/journal/journaltest"
@@ -113,7 +114,7 @@ func loadTrace(moves []string, pace, phase time.Duration) ([]trace.Line, error) 
 // a game driven in real time, its journal in a state directory of its own,
 // the console's board over the runner, an uplink) that plays moves, one
 // every pace from phase.
-func startFullBoard(ctx context.Context, lb *loadBoard, moves []string, pace, phase time.Duration, cfg *broker.Config, token, dir string, log *slog.Logger) error {
+func startFullBoard(ctx context.Context, lb *loadBoard, moves []string, pace, phase time.Duration, cfg *broker.Config, verifier *actionsig.Verifier, dir string, log *slog.Logger) error {
 	lines, err := loadTrace(moves, pace, phase)
 	if err != nil {
 		return err
@@ -122,7 +123,7 @@ func startFullBoard(ctx context.Context, lb *loadBoard, moves []string, pace, ph
 		return fmt.Errorf("hwtest: load: %w", err)
 	}
 	b, err := halltest.Start(ctx, halltest.Options{
-		ID: lb.id, Dir: dir, Broker: cfg, Token: token, Logger: log,
+		ID: lb.id, Dir: dir, Broker: cfg, Verifier: verifier, Logger: log,
 		Game: game.Options{Laws: "fide2023", Timing: game.Timing{Settle: 150 * time.Millisecond}},
 		OnMove: func(_ uint64, _ report.Report, at time.Time) {
 			lb.moveMade(at)

@@ -10,11 +10,11 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strings"
 	"syscall"
 	"time"
 
 	"github.com/boardd/boardd/hall"
+	"github.com/boardd/boardd/hall/actionsig"
 	"github.com/boardd/boardd/hall/broker"
 	"github.com/boardd/boardd/hall/mosquittotest"
 )
@@ -41,11 +41,13 @@ type LoadRig struct {
 	Broker  *mosquittotest.Broker
 	HallURL string
 	HallPID int
-	Token   string
 	o       LoadRigOptions
 	cmd     *exec.Cmd
 	done    chan struct{}
 	stop    func()
+
+	// Verifier is the hall's verify key, for the boards.
+	Verifier *actionsig.Verifier
 }
 
 // loadPassword is every load user's password: the run tests the broker's
@@ -133,8 +135,13 @@ func (r *LoadRig) startHall() error {
 			ln.Close()
 			return err
 		}
-		r.Token = "load-token-0123456789abcdef"
-		h, err := hall.New(context.Background(), hall.Options{Broker: cfg, Token: r.Token, Logger: r.o.Logger})
+		signer, err := actionsig.Generate()
+		if err != nil {
+			ln.Close()
+			return err
+		}
+		r.Verifier = signer.Verifier()
+		h, err := hall.New(context.Background(), hall.Options{Broker: cfg, Token: "load-token-0123456789abcdef", Signer: signer, Logger: r.o.Logger})
 		if err != nil {
 			ln.Close()
 			return err
@@ -199,13 +206,13 @@ func (r *LoadRig) startHall() error {
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
-	if r.Token == "" {
-		data, err := os.ReadFile(filepath.Join(state, "arbiter-token"))
+	if r.Verifier == nil {
+		v, err := actionsig.LoadVerifier(filepath.Join(state, actionsig.VerifyKeyFile))
 		if err != nil {
 			r.stop()
-			return fmt.Errorf("hwtest: load rig: the hall's token: %w", err)
+			return fmt.Errorf("hwtest: load rig: the hall's verify key: %w", err)
 		}
-		r.Token = strings.TrimSpace(string(data))
+		r.Verifier = v
 	}
 	return nil
 }

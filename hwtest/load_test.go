@@ -54,7 +54,7 @@ func TestLoad(t *testing.T) {
 				rig := loadStartRig(t, LoadRigOptions{Dir: t.TempDir(), Boards: c.boards, ACLFile: acl})
 				res, err := RunLoad(t.Context(), LoadOptions{
 					Boards: c.boards, Light: c.light, MoveEvery: c.pace, Duration: time.Duration(c.secs) * time.Second, Games: games, Scripts: 8,
-					Broker: rig.BrokerConfig, Token: rig.Token, Hall: rig.HallURL, Dir: t.TempDir(),
+					Broker: rig.BrokerConfig, Verifier: rig.Verifier, Hall: rig.HallURL, Dir: t.TempDir(),
 				})
 				if err != nil {
 					t.Fatal(err)
@@ -133,7 +133,7 @@ func TestLoad(t *testing.T) {
 			}
 			res, err := RunLoad(ctx, LoadOptions{
 				Boards: n, Light: light, MoveEvery: 2 * time.Second, Duration: time.Duration(seconds) * time.Second, Games: games,
-				Broker: rig.BrokerConfig, Token: rig.Token, Hall: rig.HallURL, HallPID: rig.HallPID, BrokerPID: rig.Broker.PID(),
+				Broker: rig.BrokerConfig, Verifier: rig.Verifier, Hall: rig.HallURL, HallPID: rig.HallPID, BrokerPID: rig.Broker.PID(),
 				Spy: spy, Dir: dir, BrokerLog: rig.Broker.Log,
 			})
 			if err != nil {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/boardd/boardd/report"
 	"io"
 	"log/slog"
 	"strings"
@@ -58,6 +59,12 @@ type RigOptions struct {
 	Logger *slog.Logger
 	// Name is the rig's HELLO name ("boardd-rig" if empty).
 	Name string
+	// NewGame, if set, starts a new game on boardd before a scenario that
+	// does not start where boardd's game stands (its position or its
+	// law-set): from the position fen under the law-set laws (empty: the
+	// one in force); at is where boardd said its game stands. Without it
+	// such a scenario is not played. ConsoleArbiter.NewGame is one.
+	NewGame func(ctx context.Context, at, laws, fen string) error
 }
 
 // Rig plays scenarios into boardd as a board's microcontroller would: it
@@ -265,12 +272,12 @@ func (r *Rig) message(now time.Duration, f link.Frame) {
 // made by number.
 func (r *Rig) noteOptions(j []byte) {
 	var rep struct {
-		Type    string `json:"type"`
+		Type    report.Type `json:"type"`
 		Options []struct {
 			ID string `json:"id"`
 		} `json:"options"`
 	}
-	if json.Unmarshal(j, &rep) != nil || rep.Type != "irregularity" {
+	if json.Unmarshal(j, &rep) != nil || rep.Type != report.Irregularity {
 		return
 	}
 	r.options = r.options[:0]
@@ -446,12 +453,17 @@ func (r *Rig) Play(ctx context.Context, sc *Scenario) (*Result, error) {
 		res.Err = fmt.Errorf("boardd did not answer on the %s within %s", r.opts.Cable, r.opts.ConnectTimeout)
 		return res, nil
 	}
-	if sc.Laws != "" && r.status.Laws != sc.Laws {
-		res.Err = fmt.Errorf("boardd applies %s; the scenario is written for %s (run boardd with --laws %s)", r.status.Laws, sc.Laws, sc.Laws)
-		return res, nil
+	if r.elsewhere(sc, start.FEN()) != nil && r.opts.NewGame != nil {
+		if err := r.newGame(ctx, sc, start.FEN()); err != nil {
+			if ctx.Err() != nil {
+				return nil, ctx.Err()
+			}
+			res.Err = err
+			return res, nil
+		}
 	}
-	if !samePosition(r.status.FEN, start.FEN()) {
-		res.Err = fmt.Errorf("boardd's game stands at %s; the scenario starts from %s", r.status.FEN, start.FEN())
+	if err := r.elsewhere(sc, start.FEN()); err != nil {
+		res.Err = err
 		return res, nil
 	}
 	r.chk = newChecker(sc)
@@ -521,6 +533,40 @@ func (r *Rig) Play(ctx context.Context, sc *Scenario) (*Result, error) {
 	res.Duration = r.clock.Now() - t0
 	res.Checks, res.Latency = r.chk.finish()
 	return res, nil
+}
+
+// elsewhere says how boardd's game, as its last STATUS says, is not where
+// scenario sc starts (from the position fen), or returns nil.
+func (r *Rig) elsewhere(sc *Scenario, fen string) error {
+	switch {
+	case sc.Laws != "" && r.status.Laws != sc.Laws:
+		return fmt.Errorf("boardd applies %s; the scenario is written for %s (run boardd with --laws %s, or let the rig start new games)", r.status.Laws, sc.Laws, sc.Laws)
+	case !samePosition(r.status.FEN, fen):
+		return fmt.Errorf("boardd's game stands at %s; the scenario starts from %s (let the rig start new games, or restart boardd)", r.status.FEN, fen)
+	}
+	return nil
+}
+
+// newGame has boardd start a new game where scenario sc starts (the
+// position fen), asks for its STATUS again, and sets the men of the start
+// on the board, giving boardd the lead time to take them before the
+// scenario's checks begin.
+func (r *Rig) newGame(ctx context.Context, sc *Scenario, fen string) error {
+	r.log.Info("rig: a new game for the scenario", "scenario", sc.Name, "from", r.status.FEN, "to", fen, "laws", sc.Laws)
+	if err := r.opts.NewGame(ctx, r.status.FEN, sc.Laws, fen); err != nil {
+		return fmt.Errorf("a new game for the scenario: %w", err)
+	}
+	r.status = nil
+	r.sess.Open(r.clock.Now()) // a fresh handshake: boardd answers with its status
+	r.flush()
+	if err := r.wait(ctx, r.clock.Now()+r.opts.ConnectTimeout, func() bool { return r.sess.Up() && r.status != nil }); err != nil {
+		return err
+	}
+	if r.status == nil {
+		return fmt.Errorf("after the new game, boardd did not answer on the %s within %s", r.opts.Cable, r.opts.ConnectTimeout)
+	}
+	r.sendScan(r.clock.Now())
+	return r.wait(ctx, r.clock.Now()+r.opts.Lead, func() bool { return false })
 }
 
 // apply carries out event i at now.

@@ -12,6 +12,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/boardd/boardd/game"
 )
 
 // Archived is a finished game in the archive.
@@ -136,68 +138,172 @@ func (j *Journal) lastArchived() (archivedEnd, error) {
 	return end, nil
 }
 
-// finishRotation clears what a rotation cut short leaves behind: a new
-// journal or PGN never renamed into place.
-func (j *Journal) finishRotation() error {
-	for _, p := range []string{
-		filepath.Join(j.opts.Dir, CurrentFile+".new"),
-	} {
-		if err := os.Remove(p); err != nil && !errors.Is(err, os.ErrNotExist) {
-			return fmt.Errorf("journal: %w", err)
+// Rotate ends the finished game and begins the next one at time t with
+// header next: the next game's header is journalled first (the rotation is
+// then made, whatever follows), and the finished game is archived, its
+// journal and pgn as its PGN, and cut off the head of the journal. If the
+// archiving fails (a full disk, no file descriptors left) the game stays at
+// the head of the journal, whole, and is archived when Retry or the next
+// Open can: never half. The archive is then trimmed to its cap. The error
+// is for a rotation that could not begin; a late archiving is logged, and a
+// header that cannot be written waits in the backlog (Fault).
+func (j *Journal) Rotate(t time.Duration, pgn string, next Header) (Header, error) {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	if j.f == nil && j.head == len(j.queue) {
+		return next, errors.New("journal: no game to rotate")
+	}
+	if j.frozen {
+		return next, j.fault
+	}
+	sp := &split{game: j.game, pgn: pgn, off: -1}
+	j.splits = append(j.splits, sp)
+	j.game++
+	h, err := j.begin(t, next, sp)
+	if err != nil && j.head == len(j.queue) && sp.off < 0 {
+		// The header was never journalled: the rotation did not begin.
+		j.splits = j.splits[:len(j.splits)-1]
+		j.game--
+		return h, err
+	}
+	j.finishSplits(t, true)
+	return h, nil
+}
+
+// finishSplits archives the finished games at the head of the journal,
+// oldest first, as far as it can. Unless force, a failed archiving is tried
+// again only RetryEvery after the last attempt.
+func (j *Journal) finishSplits(t time.Duration, force bool) {
+	for len(j.splits) > 0 {
+		sp := j.splits[0]
+		if sp.off < 0 || j.f == nil {
+			return // its end is not on disk yet
+		}
+		if !force && j.splitFault != nil && t < j.retryAt {
+			return
+		}
+		if err := j.archive(sp); err != nil {
+			j.retryAt = t + RetryEvery
+			if j.splitFault == nil {
+				j.log.Error("journal: a finished game is not archived yet; it stays whole in the journal, and archiving is retried",
+					"game", sp.game, "file", filepath.Join(j.opts.Dir, CurrentFile), "err", err)
+			}
+			j.splitFault = err
+			return
+		}
+		if j.splitFault != nil {
+			j.log.Info("journal: the finished game is archived after all", "game", sp.game)
+			j.splitFault = nil
+		}
+		j.splits = j.splits[1:]
+		if err := j.trim(); err != nil {
+			j.log.Warn("journal: trimming the archive", "err", err)
 		}
 	}
-	tmps, _ := filepath.Glob(filepath.Join(j.opts.Dir, ArchiveDir, "*.tmp"))
-	for _, p := range tmps {
-		os.Remove(p)
+}
+
+// archive moves finished game sp off the head of the current journal into
+// the archive. Each step leaves a state Open completes: the PGN, then the
+// game's journal (a copy of the head), each written to a temporary file,
+// synced and renamed; then the rest of the journal is written to a new
+// file that replaces the journal in one rename.
+func (j *Journal) archive(sp *split) error {
+	adir := filepath.Join(j.opts.Dir, ArchiveDir)
+	pgnPath := filepath.Join(adir, archiveName(sp.game, "pgn"))
+	if err := j.writeFileSync(pgnPath+".tmp", []byte(sp.pgn)); err != nil {
+		return err
+	}
+	if err := j.fs.Rename(pgnPath+".tmp", pgnPath); err != nil {
+		j.fs.Remove(pgnPath + ".tmp")
+		return fmt.Errorf("journal: %w", err)
+	}
+	jsonlPath := filepath.Join(adir, archiveName(sp.game, "jsonl"))
+	if err := j.copyTo(jsonlPath+".tmp", 0, sp.off); err != nil {
+		return err
+	}
+	if err := j.fs.Rename(jsonlPath+".tmp", jsonlPath); err != nil {
+		j.fs.Remove(jsonlPath + ".tmp")
+		return fmt.Errorf("journal: archiving game %d: %w", sp.game, err)
+	}
+	if err := j.syncDir(adir); err != nil {
+		return err
+	}
+	path := filepath.Join(j.opts.Dir, CurrentFile)
+	rest, err := j.copyToOpen(path+".next", sp.off, j.size)
+	if err != nil {
+		return err
+	}
+	if err := j.fs.Rename(path+".next", path); err != nil {
+		rest.Close()
+		j.fs.Remove(path + ".next")
+		return fmt.Errorf("journal: %w", err)
+	}
+	if err := j.syncDir(j.opts.Dir); err != nil {
+		j.log.Warn("journal: syncing the state directory", "err", err)
+	}
+	j.f.Close()
+	j.f = rest
+	j.size -= sp.off
+	for _, o := range j.splits {
+		if o != sp && o.off >= 0 {
+			o.off -= sp.off
+		}
+	}
+	j.log.Info("game archived", "game", sp.game, "pgn", pgnPath)
+	return nil
+}
+
+// copyTo writes bytes [from, to) of the current journal to a new file at
+// path, synced and closed.
+func (j *Journal) copyTo(path string, from, to int64) error {
+	f, err := j.copyToOpen(path, from, to)
+	if err != nil {
+		return err
+	}
+	if err := f.Close(); err != nil {
+		j.fs.Remove(path)
+		return fmt.Errorf("journal: %w", err)
 	}
 	return nil
 }
 
-// Rotate archives the finished game (its journal, and pgn as its PGN) and
-// begins the next one at time t with header next. Each step is durable
-// before the next is taken, so a power cut mid-way leaves either the game in
-// progress or the archived game and no journal (Open then reports no game,
-// and the daemon begins one). The archive is then trimmed to its cap.
-func (j *Journal) Rotate(t time.Duration, pgn string, next Header) (Header, error) {
-	j.mu.Lock()
-	defer j.mu.Unlock()
-	if j.f == nil {
-		return next, errors.New("journal: no game to rotate")
-	}
-	if err := j.sync(); err != nil {
-		return next, err
-	}
-	adir := filepath.Join(j.opts.Dir, ArchiveDir)
-	pgnPath := filepath.Join(adir, archiveName(j.game, "pgn"))
-	if err := writeFileSync(pgnPath+".tmp", []byte(pgn)); err != nil {
-		return next, err
-	}
-	if err := os.Rename(pgnPath+".tmp", pgnPath); err != nil {
-		return next, fmt.Errorf("journal: %w", err)
-	}
-	if err := j.f.Close(); err != nil {
-		return next, fmt.Errorf("journal: %w", err)
-	}
-	j.f = nil
-	if err := os.Rename(filepath.Join(j.opts.Dir, CurrentFile), filepath.Join(adir, archiveName(j.game, "jsonl"))); err != nil {
-		return next, fmt.Errorf("journal: archiving game %d: %w", j.game, err)
-	}
-	if err := syncDir(adir); err != nil {
-		return next, err
-	}
-	if err := syncDir(j.opts.Dir); err != nil {
-		return next, err
-	}
-	j.log.Info("game archived", "game", j.game, "pgn", pgnPath)
-	j.game++
-	h, err := j.begin(t, next)
+// copyToOpen writes bytes [from, to) of the current journal to a new file
+// at path, synced, and returns it open for reading and writing.
+func (j *Journal) copyToOpen(path string, from, to int64) (file, error) {
+	f, err := j.fs.OpenFile(path, os.O_RDWR|os.O_CREATE|os.O_TRUNC, 0o640)
 	if err != nil {
-		return h, err
+		return nil, fmt.Errorf("journal: %w", err)
 	}
-	if err := j.trim(); err != nil {
-		j.log.Warn("journal: trimming the archive", "err", err)
+	fail := func(err error) (file, error) {
+		f.Close()
+		j.fs.Remove(path)
+		return nil, fmt.Errorf("journal: %w", err)
 	}
-	return h, nil
+	if _, err := io.Copy(f, io.NewSectionReader(j.f, from, to-from)); err != nil {
+		return fail(err)
+	}
+	if err := f.Datasync(); err != nil {
+		return fail(err)
+	}
+	return f, nil
+}
+
+// ArchivePGN returns the PGN of a finished game read back from a journal
+// (one of Game.Finished) as the archive gets it: the game as it stood when
+// it ended.
+func (g *Game) ArchivePGN() string { return finishedPGN(g) }
+
+// finishedPGN is the PGN of a finished game read back from a journal: as it
+// stood when the game ended.
+func finishedPGN(g *Game) string {
+	rp, err := Replay(g, game.Options{})
+	if err != nil {
+		return ""
+	}
+	if rp.NewGame && rp.FinishedPGN != "" {
+		return rp.FinishedPGN
+	}
+	return rp.Game.PGN()
 }
 
 // trim deletes the oldest archived journals, then the oldest PGNs, until the
@@ -250,16 +356,18 @@ func (j *Journal) trim() error {
 
 // WriteCurrent replaces the state directory's current.pgn and current.fen,
 // for whoever wants the game in progress without asking boardd. They are
-// derived files: rewritten whole, renamed into place, never synced.
+// derived files: rewritten whole, renamed into place, never synced. Their
+// faults are not the journal's: the recorder logs them apart.
 func (j *Journal) WriteCurrent(pgn, fen string) error {
 	var errs []error
 	for _, f := range []struct{ name, text string }{{CurrentPGN, pgn}, {CurrentFEN, fen + "\n"}} {
 		path := filepath.Join(j.opts.Dir, f.name)
-		if err := os.WriteFile(path+".tmp", []byte(f.text), 0o644); err != nil {
+		if err := j.writeFile(path+".tmp", []byte(f.text)); err != nil {
 			errs = append(errs, err)
 			continue
 		}
-		if err := os.Rename(path+".tmp", path); err != nil {
+		if err := j.fs.Rename(path+".tmp", path); err != nil {
+			j.fs.Remove(path + ".tmp")
 			errs = append(errs, err)
 		}
 	}
@@ -267,6 +375,22 @@ func (j *Journal) WriteCurrent(pgn, fen string) error {
 		return fmt.Errorf("journal: %w", err)
 	}
 	return nil
+}
+
+// writeFile writes data to a new file at path, readable by all.
+func (j *Journal) writeFile(path string, data []byte) error {
+	f, err := j.fs.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
+	if err != nil {
+		return err
+	}
+	_, err = f.Write(data)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		j.fs.Remove(path)
+	}
+	return err
 }
 
 // TrimmedError says the records asked for are no longer kept: the archive
@@ -281,12 +405,15 @@ func (e *TrimmedError) Error() string {
 }
 
 // ReadFrom calls fn with every record whose sequence number is seq or more,
-// in order, across the archived games' journals and the current one, up to
-// the last record written when it was called (store and forward: a reader
-// that has seen up to n asks for n+1). If records from seq on were trimmed
-// from the archive, it calls fn with nothing and returns a *TrimmedError
-// naming the oldest kept. An error from fn stops the reading and is
-// returned.
+// in order, across the archived games' journals, the current one and the
+// records still waiting to be written, up to the last record given a
+// number when it was called (store and forward: a reader that has seen up
+// to n asks for n+1). Damaged lines are repaired or passed over as the
+// journal's reader does; a record met twice (a finished game both archived
+// and still at the head of the journal) is given once. If records from seq
+// on were trimmed from the archive, it calls fn with nothing and returns a
+// *TrimmedError naming the oldest kept. An error from fn stops the reading
+// and is returned.
 func (j *Journal) ReadFrom(seq uint64, fn func(Record) error) error {
 	j.mu.Lock()
 	games, err := List(j.opts.Dir)
@@ -332,6 +459,10 @@ func (j *Journal) ReadFrom(seq uint64, fn func(Record) error) error {
 		}
 		srcs = append(srcs, source{f, j.size})
 	}
+	var waiting [][]byte
+	for _, q := range j.queue[j.head:] {
+		waiting = append(waiting, append([]byte(nil), q.data...))
+	}
 	j.mu.Unlock()
 
 	// Skip whole files that end before seq: a file's first record tells
@@ -351,26 +482,33 @@ func (j *Journal) ReadFrom(seq uint64, fn func(Record) error) error {
 	if len(srcs) > 0 && seq < first[0] && first[0] > 1 {
 		return &TrimmedError{Want: seq, Oldest: first[0]}
 	}
+	var given uint64 // the last sequence number given to fn
+	give := func(text []byte) error {
+		rec, err := parseRecord(text)
+		if err != nil || rec.Seq < seq || rec.Seq <= given {
+			return nil
+		}
+		given = rec.Seq
+		return fn(rec)
+	}
 	for _, s := range srcs[start:] {
-		if _, err := s.f.Seek(0, io.SeekStart); err != nil {
+		data, err := io.ReadAll(io.NewSectionReader(s.f, 0, s.limit))
+		if err != nil {
 			return fmt.Errorf("journal: %w", err)
 		}
-		r := bufio.NewReaderSize(io.LimitReader(s.f, s.limit), 64<<10)
-		for {
-			line, err := r.ReadBytes('\n')
-			if len(line) > 0 && line[len(line)-1] == '\n' {
-				rec, perr := ParseRecord(line[:len(line)-1])
-				if perr == nil && rec.Seq >= seq {
-					if ferr := fn(rec); ferr != nil {
-						return ferr
-					}
-				}
+		for _, r := range scanFile(data).recs {
+			if r.text == nil {
+				continue
 			}
-			if err == io.EOF {
-				break
+			if err := give(r.record()); err != nil {
+				return err
 			}
-			if err != nil {
-				return fmt.Errorf("journal: %w", err)
+		}
+	}
+	for _, line := range waiting {
+		if text, ok := verify(line[:len(line)-1]); ok {
+			if err := give(text); err != nil {
+				return err
 			}
 		}
 	}
@@ -385,7 +523,11 @@ func firstSeq(f *os.File) uint64 {
 	if err != nil {
 		return 0
 	}
-	rec, err := ParseRecord(line[:len(line)-1])
+	line = line[:len(line)-1]
+	if fixed, _, ok := repair(line); ok {
+		line = fixed
+	}
+	rec, err := ParseRecord(line)
 	if err != nil {
 		return 0
 	}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/boardd/boardd/board"
 	"github.com/boardd/boardd/game"
+	"github.com/boardd/boardd/jsonstring"
 	"github.com/boardd/boardd/report"
 	"github.com/boardd/boardd/trace"
 )
@@ -70,8 +71,10 @@ type Header struct {
 	Physical          *board.Occupancy  // what the board read at the start, when not the start position
 	Debounce          time.Duration     // sensor debounce window (zero: the default)
 	Settle            time.Duration     // gesture options (zero: the defaults)
+	QuickSettle       time.Duration     // negative: Settle
 	OpenWait          time.Duration
 	Jadoube           time.Duration
+	Bump              time.Duration
 }
 
 // NewHeader returns the header of game number game played with opts.
@@ -80,7 +83,8 @@ func NewHeader(game uint64, opts game.Options, started time.Time) Header {
 		Game: game, Laws: opts.Laws, Setup: opts.Setup, Odds: opts.Odds,
 		TimeControl: opts.TimeControl, ClockAtFirstInput: opts.ClockAtFirstInput, Tournament: opts.Tournament,
 		Tags: map[string]string{}, Started: started, Debounce: opts.Timing.Debounce,
-		Settle: opts.Timing.Settle, OpenWait: opts.Timing.OpenWait, Jadoube: opts.Timing.Jadoube,
+		Settle: opts.Timing.Settle, QuickSettle: opts.Timing.QuickSettle, OpenWait: opts.Timing.OpenWait,
+		Jadoube: opts.Timing.Jadoube, Bump: opts.Timing.Bump,
 	}
 	for k, v := range opts.Tags {
 		h.Tags[k] = v
@@ -109,6 +113,7 @@ func (h Header) Options(base game.Options) game.Options {
 	o.TimeControl, o.ClockAtFirstInput = h.TimeControl, h.ClockAtFirstInput
 	o.Timing.Debounce = h.Debounce
 	o.Timing.Settle, o.Timing.OpenWait, o.Timing.Jadoube = h.Settle, h.OpenWait, h.Jadoube
+	o.Timing.QuickSettle, o.Timing.Bump = h.QuickSettle, h.Bump
 	o.Tags = make(map[string]string, len(h.Tags))
 	for k, v := range h.Tags {
 		o.Tags[k] = v
@@ -131,7 +136,7 @@ type Record struct {
 	Report report.Report // KindReport
 	Tag    string        // KindTag: the PGN tag
 	Value  string        // KindTag: its value
-	Raw    []byte        // the line as stored, without its newline
+	Raw    []byte        // the record's JSON object as stored, without its checksum or newline
 }
 
 // headerWire is the JSON shape of a header after "t" and "seq".
@@ -149,8 +154,10 @@ type headerWire struct {
 	Physical   string            `json:"physical,omitempty"`
 	Debounce   float64           `json:"debounce_ms,omitempty"`
 	Settle     float64           `json:"settle_ms,omitempty"`
+	Quick      float64           `json:"quick_settle_ms,omitempty"`
 	OpenWait   float64           `json:"open_wait_ms,omitempty"`
 	Jadoube    float64           `json:"jadoube_ms,omitempty"`
+	Bump       float64           `json:"bump_ms,omitempty"`
 }
 
 // probe finds which kind of record a line is.
@@ -180,7 +187,7 @@ func AppendHeader(dst []byte, t time.Duration, seq uint64, h Header) ([]byte, er
 	w := headerWire{
 		Journal: Version, Game: h.Game, Laws: h.Laws, Setup: h.Setup, Odds: h.Odds,
 		Control: h.TimeControl, AtFirst: h.ClockAtFirstInput, Tournament: h.Tournament,
-		Tags: h.Tags, Debounce: ms(h.Debounce), Settle: ms(h.Settle), OpenWait: ms(h.OpenWait), Jadoube: ms(h.Jadoube),
+		Tags: h.Tags, Debounce: ms(h.Debounce), Settle: ms(h.Settle), Quick: ms(h.QuickSettle), OpenWait: ms(h.OpenWait), Jadoube: ms(h.Jadoube), Bump: ms(h.Bump),
 	}
 	if !h.Started.IsZero() {
 		w.Started = h.Started.UTC().Format(time.RFC3339)
@@ -192,14 +199,16 @@ func AppendHeader(dst []byte, t time.Duration, seq uint64, h Header) ([]byte, er
 	if err != nil {
 		return dst, fmt.Errorf("journal: header: %w", err)
 	}
+	start := len(dst)
 	dst = appendPrefix(dst, t, seq)
 	dst = append(dst, ',')
 	dst = append(dst, body[1:]...)
-	return append(dst, '\n'), nil
+	return seal(append(dst, '\n'), start), nil
 }
 
 // AppendReport writes r as a journal line (with its newline) onto dst.
 func AppendReport(dst []byte, seq uint64, r *report.Report) []byte {
+	begin := len(dst)
 	dst = append(dst, `{"seq":`...)
 	dst = strconv.AppendUint(dst, seq, 10)
 	dst = append(dst, ',')
@@ -208,29 +217,45 @@ func AppendReport(dst []byte, seq uint64, r *report.Report) []byte {
 	// AppendJSON opens the object itself: drop its brace.
 	copy(dst[start:], dst[start+1:])
 	dst = dst[:len(dst)-1]
-	return append(dst, '\n')
+	return seal(append(dst, '\n'), begin)
 }
 
 // AppendInput writes l as a journal line (trace format v1, with its
 // newline) onto dst, numbered seq.
 func AppendInput(dst []byte, seq uint64, l trace.Line) []byte {
 	l.Seq = seq
-	return trace.Append(dst, l)
+	start := len(dst)
+	return seal(trace.Append(dst, l), start)
 }
 
 // AppendTag writes a tag record (with its newline) onto dst.
 func AppendTag(dst []byte, t time.Duration, seq uint64, tag, value string) []byte {
+	start := len(dst)
 	dst = appendPrefix(dst, t, seq)
 	dst = append(dst, `,"tag":`...)
-	dst = strconv.AppendQuote(dst, tag)
+	dst = jsonstring.Append(dst, tag)
 	dst = append(dst, `,"value":`...)
-	dst = strconv.AppendQuote(dst, value)
-	return append(dst, '}', '\n')
+	dst = jsonstring.Append(dst, value)
+	return seal(append(dst, '}', '\n'), start)
 }
 
-// ParseRecord reads one journal line (without its newline).
+// ParseRecord reads one journal line (without its newline). A line that
+// ends in a checksum must match it; a line without one (written by a boardd
+// from before checksums) is read as it is. Record.Raw is the record without
+// its checksum.
 func ParseRecord(line []byte) (Record, error) {
 	line = bytes.TrimSpace(line)
+	if body, sum, ok := unseal(line); ok {
+		if checksum(body) != sum {
+			return Record{}, fmt.Errorf("checksum mismatch: the line was damaged")
+		}
+		line = record(body)
+	}
+	return parseRecord(line)
+}
+
+// parseRecord reads a record's JSON object.
+func parseRecord(line []byte) (Record, error) {
 	var p probe
 	if err := json.Unmarshal(line, &p); err != nil {
 		return Record{}, fmt.Errorf("not a JSON object: %s", strings.TrimPrefix(err.Error(), "json: "))
@@ -241,7 +266,7 @@ func ParseRecord(line []byte) (Record, error) {
 	if p.T == nil {
 		return Record{}, fmt.Errorf(`missing "t"`)
 	}
-	if *p.T < 0 || math.IsNaN(*p.T) || *p.T > 1e15 {
+	if *p.T < 0 || math.IsNaN(*p.T) || *p.T > float64(trace.MaxT/time.Millisecond) {
 		return Record{}, fmt.Errorf(`"t" %v is not a time in milliseconds`, *p.T)
 	}
 	r := Record{Seq: *p.Seq, T: fromMS(*p.T), Raw: line}
@@ -266,7 +291,8 @@ func ParseRecord(line []byte) (Record, error) {
 		h := &Header{
 			Game: w.Game, Laws: w.Laws, Setup: w.Setup, Odds: w.Odds,
 			TimeControl: w.Control, ClockAtFirstInput: w.AtFirst, Tournament: w.Tournament, Tags: w.Tags,
-			Debounce: fromMS(w.Debounce), Settle: fromMS(w.Settle), OpenWait: fromMS(w.OpenWait), Jadoube: fromMS(w.Jadoube),
+			Debounce: fromMS(w.Debounce), Settle: fromMS(w.Settle), QuickSettle: fromMS(w.Quick), OpenWait: fromMS(w.OpenWait), Jadoube: fromMS(w.Jadoube),
+			Bump: fromMS(w.Bump),
 		}
 		if h.Tags == nil {
 			h.Tags = map[string]string{}

@@ -21,6 +21,7 @@ func TestRecordsRoundTrip(t *testing.T) {
 		Tags:    map[string]string{"Date": "2025.06.01", "White": "Morphy, \"Paul\"", "Event": "Café"},
 		Started: time.Date(2025, 6, 1, 18, 30, 0, 0, time.UTC), Physical: &phys,
 		Debounce: 30 * time.Millisecond, Settle: 300 * time.Millisecond, OpenWait: 1500 * time.Millisecond, Jadoube: 2 * time.Second,
+		QuickSettle: -1 * time.Millisecond, Bump: 120 * time.Millisecond,
 	}
 	line, err := AppendHeader(nil, 1500*time.Millisecond, 41, h)
 	if err != nil {
@@ -53,16 +54,16 @@ func TestRecordsRoundTrip(t *testing.T) {
 	}
 
 	reports := []report.Report{
-		{Type: "touch", T: 5, Side: "white", Square: "e2", Piece: "pawn"},
-		{Type: "adjust", T: 5, Side: "black", Square: "e7", Announced: true},
-		{Type: "move", T: 6, Side: "white", UCI: "e2e4", SAN: "e4", FEN: board.StartFEN, WhiteClock: "1:00:00", BlackClock: "0:59:58"},
-		{Type: "irregularity", T: 7, Kind: "touch-move", Law: "fide2023:4.3.1", Offender: "white", Chooser: "black",
+		{Type: report.Touch, T: 5, Side: "white", Square: "e2", Piece: "pawn"},
+		{Type: report.Adjust, T: 5, Side: "black", Square: "e7", Announced: true},
+		{Type: report.Move, T: 6, Side: "white", UCI: "e2e4", SAN: "e4", FEN: board.StartFEN, WhiteClock: "1:00:00", BlackClock: "0:59:58"},
+		{Type: report.Irregularity, T: 7, Kind: "touch-move", Law: "fide2023:4.3.1", Offender: "white", Chooser: "black",
 			Options: []report.Option{{ID: "stand", Squares: []string{"g1", "e4"}}, {ID: "move-touched", Squares: []string{"g1"}}}, Reason: "why"},
-		{Type: "ruling", T: 8, Option: "stand", By: "lapse", Law: "fide2023:4.8", Reason: "r"},
-		{Type: "mismatch", T: 9, Missing: []string{"a1"}, Extra: []string{"a3", "h3"}},
-		{Type: "result", T: 10, Result: "1-0", Reason: "checkmate", Law: "fide2023:5.1.1"},
-		{Type: "clock", T: 11, Side: "black", WhiteClock: "1", BlackClock: "2", Reason: "flag"},
-		{Type: "synced", T: 12},
+		{Type: report.Ruling, T: 8, Option: "stand", By: "lapse", Law: "fide2023:4.8", Reason: "r"},
+		{Type: report.Mismatch, T: 9, Missing: []string{"a1"}, Extra: []string{"a3", "h3"}},
+		{Type: report.Result, T: 10, Result: "1-0", Reason: "checkmate", Law: "fide2023:5.1.1"},
+		{Type: report.Clock, T: 11, Side: "black", WhiteClock: "1", BlackClock: "2", Reason: "flag"},
+		{Type: report.Synced, T: 12},
 	}
 	for i, rep := range reports {
 		line := AppendReport(nil, uint64(200+i), &rep)
@@ -181,7 +182,7 @@ func BenchmarkAppendMove(b *testing.B) {
 	if _, err := j.Begin(0, NewHeader(1, game.Options{Laws: "fide2023"}, time.Time{})); err != nil {
 		b.Fatal(err)
 	}
-	r := report.Report{Type: "move", Side: "white", UCI: "e2e4", SAN: "e4", FEN: board.StartFEN}
+	r := report.Report{Type: report.Move, Side: "white", UCI: "e2e4", SAN: "e4", FEN: board.StartFEN}
 	b.ReportAllocs()
 	for i := 0; b.Loop(); i++ {
 		r.T = time.Duration(i) * time.Millisecond
@@ -222,4 +223,87 @@ func BenchmarkReplay(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+}
+
+// TestControlCharactersAreEscaped: what the console's input API takes (an
+// option id, a tag's value) may hold control characters and DEL; they are
+// written as JSON escapes, so the next start reads the line.
+func TestControlCharactersAreEscaped(t *testing.T) {
+	in := trace.Line{T: time.Second, Kind: trace.Choose, Option: "x\x01\x7f\"\\\n", Side: trace.SideWhite}
+	line := AppendInput(nil, 9, in)
+	tag := AppendTag(nil, time.Second, 10, "Site", "Caf\x00é\x1b[2J")
+	for _, l := range [][]byte{line, tag} {
+		for _, b := range l[:len(l)-1] {
+			if b < 0x20 || b == 0x7f {
+				t.Errorf("a raw control character in %q", l)
+			}
+		}
+	}
+	r, err := ParseRecord(line[:len(line)-1])
+	in.Seq = 9
+	if err != nil || r.Input != in {
+		t.Errorf("read back as %+v, %v; want %+v", r.Input, err, in)
+	}
+	r, err = ParseRecord(tag[:len(tag)-1])
+	if err != nil || r.Value != "Caf\x00é\x1b[2J" {
+		t.Errorf("tag read back as %q, %v", r.Value, err)
+	}
+}
+
+// BenchmarkReadLongJournal reads back the journal of a 182-ply game (789
+// records), checking every checksum, as boardd does when it starts.
+func BenchmarkReadLongJournal(b *testing.B) {
+	data, _ := longJournal(b)
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := parse("long", data); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkRepairLine finds and repairs one damaged byte in a move report.
+func BenchmarkRepairLine(b *testing.B) {
+	line := AppendReport(nil, 13, &report.Report{Type: report.Move, T: 2950 * time.Millisecond, Side: "white", UCI: "e2e4", SAN: "e4", FEN: board.StartFEN})
+	line = line[:len(line)-1]
+	line[40] ^= 1
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, _, ok := repair(line); !ok {
+			b.Fatal("not repaired")
+		}
+	}
+}
+
+// BenchmarkFormat is what sealing costs a record before it is written: an
+// input and a move report formatted as before checksums, and sealed.
+func BenchmarkFormat(b *testing.B) {
+	in := trace.Line{T: 1400 * time.Millisecond, Kind: trace.Frame, Occupancy: 0xffff00000000ffff, Seq: 12}
+	mv := report.Report{Type: report.Move, T: 2950 * time.Millisecond, Side: "white", UCI: "e2e4", SAN: "e4", FEN: board.StartFEN}
+	buf := make([]byte, 0, 512)
+	b.Run("input/unsealed", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			buf = trace.Append(buf[:0], in)
+		}
+	})
+	b.Run("input/sealed", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			buf = AppendInput(buf[:0], 12, in)
+		}
+	})
+	b.Run("move/unsealed", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			buf = mv.AppendJSON(buf[:0])
+		}
+	})
+	b.Run("move/sealed", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			buf = AppendReport(buf[:0], 13, &mv)
+		}
+	})
 }

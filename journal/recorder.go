@@ -1,6 +1,7 @@
 package journal
 
 import (
+	"errors"
 	"log/slog"
 	"sync"
 	"time"
@@ -19,7 +20,9 @@ const UnknownDate = "????.??.??"
 // runner (game.Runner.OnInput and OnReport): both run on the runner's
 // loop goroutine, where the game may be read. It rotates the journal when a
 // finished game gives way to a new one, keeps current.pgn and current.fen up
-// to date, and dates the game once the clock is synchronised.
+// to date, dates the game once the clock is synchronised, and shows on the
+// game (Game.SetJournalFault, the LEDs' fault corners) whether the journal
+// is behind.
 type Recorder struct {
 	mu     sync.Mutex // guards header, which Header reads from other goroutines
 	j      *Journal
@@ -29,7 +32,9 @@ type Recorder struct {
 	wall   func() (time.Time, bool)
 	log    *slog.Logger
 	watch  Watch
-	failed bool
+	// derivedFailed: current.pgn or current.fen could not be written (a
+	// fault of their own, logged apart from the journal's).
+	derivedFailed bool
 }
 
 // RecorderOptions configure a Recorder.
@@ -83,13 +88,15 @@ func (r *Recorder) Input(l trace.Line) {
 			r.rotate(l.T)
 		}
 	}
-	r.check(r.j.AppendInput(l))
+	r.j.AppendInput(l)
+	r.showFault()
 }
 
 // Report journals a report (syncing at moves, rulings, irregularities and
 // results), and rotates when a new game begins.
 func (r *Recorder) Report(rep report.Report) {
-	r.check(r.j.AppendReport(&rep))
+	r.j.AppendReport(&rep)
+	r.showFault()
 	g := r.game()
 	if r.watch.Observe(&rep, g) {
 		r.rotate(rep.T)
@@ -107,7 +114,7 @@ func (r *Recorder) Report(rep report.Report) {
 // the journal had lost are journalled, and a rotation owed is made at t.
 func (r *Recorder) Restored(rp *Replayed, t time.Duration) {
 	for i := range rp.Lost {
-		r.check(r.j.AppendReport(&rp.Lost[i]))
+		r.j.AppendReport(&rp.Lost[i])
 	}
 	if rp.NewGame {
 		r.watch.pgn = rp.FinishedPGN
@@ -118,8 +125,23 @@ func (r *Recorder) Restored(rp *Replayed, t time.Duration) {
 	if g.Snapshot().Result != nil {
 		r.watch.finished, r.watch.pgn = true, g.PGN()
 	}
-	r.check(r.j.Sync())
+	r.j.Sync()
+	r.showFault()
 	r.writeCurrent(g)
+}
+
+// Tick retries what the journal could not write, and the archiving of a
+// finished game that failed, at game time t; the daemon calls it every
+// second or so while the journal has work pending (Journal.Pending). It
+// runs on the loop goroutine.
+func (r *Recorder) Tick(t time.Duration) {
+	r.j.Retry(t)
+	r.showFault()
+}
+
+// showFault shows on the game whether the journal is behind.
+func (r *Recorder) showFault() {
+	r.game().SetJournalFault(r.j.Fault() != nil)
 }
 
 func (r *Recorder) rotate(t time.Duration) {
@@ -142,8 +164,10 @@ func (r *Recorder) rotate(t time.Duration) {
 	}
 	g.SetTag("Date", next.Tags["Date"])
 	h, err := r.j.Rotate(t, r.watch.FinishedPGN(), next)
-	r.check(err)
-	if err == nil {
+	r.showFault()
+	if err != nil {
+		r.log.Error("journal: the new game could not be begun in the journal", "err", err)
+	} else {
 		r.mu.Lock()
 		r.header = h
 		r.mu.Unlock()
@@ -164,8 +188,8 @@ func (r *Recorder) learnDate(t time.Duration) {
 	}
 	start := now.Add(-(t - r.headerT()))
 	date := start.Format("2006.01.02")
-	if err := r.j.AppendTag(t, "Date", date); err != nil {
-		r.check(err)
+	if err := r.j.AppendTag(t, "Date", date); errors.Is(err, ErrBacklogFull) {
+		r.showFault()
 		return
 	}
 	r.mu.Lock()
@@ -186,21 +210,14 @@ func (r *Recorder) startOccupancy(h Header) board.Occupancy {
 
 func (r *Recorder) writeCurrent(g *game.Game) {
 	pos := g.Snapshot().Position
-	r.check(r.j.WriteCurrent(g.PGN(), pos.FEN()))
+	err := r.j.WriteCurrent(g.PGN(), pos.FEN())
+	switch {
+	case err != nil && !r.derivedFailed:
+		r.log.Warn("journal: current.pgn and current.fen not updated (the journal is not concerned)", "err", err)
+	case err == nil && r.derivedFailed:
+		r.log.Info("journal: current.pgn and current.fen updated again")
+	}
+	r.derivedFailed = err != nil
 }
 
 func (r *Recorder) headerT() time.Duration { return r.j.headerT() }
-
-func (r *Recorder) check(err error) {
-	if err == nil {
-		if r.failed {
-			r.failed = false
-			r.log.Info("journal writing again")
-		}
-		return
-	}
-	if !r.failed {
-		r.log.Error("journal: the game is not being saved", "err", err)
-	}
-	r.failed = true
-}

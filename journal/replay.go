@@ -8,6 +8,7 @@ import (
 	"github.com/boardd/boardd/game"
 	"github.com/boardd/boardd/report"
 	"github.com/boardd/boardd/timing"
+	"github.com/boardd/boardd/trace"
 )
 
 // Clock continues a journal's time after a restart: Now is Offset plus the
@@ -55,14 +56,23 @@ func (w *Watch) FinishedPGN() string { return w.pgn }
 type Replayed struct {
 	Game   *game.Game
 	Inputs int // inputs replayed
-	// Lost are reports the replay made that the journal does not hold: the
-	// process died after journalling an input and before its reports. The
-	// daemon journals them on start.
+	// Lost are reports the replay made that the journal does not hold at
+	// its end: the process died after journalling an input and before its
+	// reports. The daemon journals them on start.
 	Lost []report.Report
 	// Diverged counts journalled reports the replay did not make the same:
 	// zero unless the journal was written by a boardd that judged
-	// differently (a different version).
+	// differently (a different version), or an input was lost to damage.
 	Diverged int
+	// Missing counts reports the replay made that the journal lacks in its
+	// middle: reports damaged beyond repair. They are not journalled again
+	// (at the end of the journal they would be out of place).
+	Missing int
+	// Reconstructed are inputs damaged beyond repair that the replay put
+	// back from what the journalled reports say happened; Unrecovered
+	// counts those it could not.
+	Reconstructed []trace.Line
+	Unrecovered   int
 	// NewGame is true when the game was finished and a new one began with
 	// the last input: the journal owes a rotation, with FinishedPGN.
 	NewGame     bool
@@ -79,43 +89,87 @@ type Replayed struct {
 // its inputs are applied at their journalled times, then the game is
 // advanced to the last journalled time, so that every timer that had fired
 // has fired again. base gives what the header does not hold (the logger).
-// Reports made by the replay are compared with those journalled.
+// Reports made by the replay are matched with those journalled, in order,
+// passing over a report either lacks.
+//
+// A record damaged beyond repair (g.Damaged) that was an input throws the
+// replay off the journalled reports from there on; the replay then carries
+// on from the reports: it tries the inputs they point to (the squares of
+// the touches, moves and mismatches that follow, at the times around the
+// gap, or what is left legible of the damaged line) and keeps the one with
+// which the replay makes the journalled reports again.
 func Replay(g *Game, base game.Options) (*Replayed, error) {
+	rp, err := replayRecords(g, base, g.Records)
+	if err != nil || len(g.Damaged) == 0 {
+		return rp, err
+	}
+	records := g.Records
+	var reconstructed []trace.Line
+	unrecovered := 0
+	shift := 0 // inputs put back so far move the later gaps
+	for _, d := range g.Damaged {
+		if rp.Diverged == 0 {
+			break
+		}
+		at := d.Before + shift
+		var best []Record
+		for _, cand := range guessInputs(records, at, d.Text) {
+			with := make([]Record, 0, len(records)+1)
+			with = append(append(append(with, records[:at]...), Record{Seq: cand.Seq, T: cand.T, Kind: KindInput, Input: cand}), records[at:]...)
+			try, err := replayRecords(g, base, with)
+			if err != nil {
+				continue
+			}
+			if try.Diverged+try.Missing < rp.Diverged+rp.Missing {
+				rp, best = try, with
+				if try.Diverged == 0 {
+					break
+				}
+			}
+		}
+		if best == nil {
+			unrecovered++
+			continue
+		}
+		reconstructed = append(reconstructed, best[at].Input)
+		records = best
+		shift++
+	}
+	rp.Reconstructed, rp.Unrecovered = reconstructed, unrecovered
+	return rp, nil
+}
+
+// replayRecords replays records, the journal of game g (or the journal with
+// inputs put back).
+func replayRecords(g *Game, base game.Options, records []Record) (*Replayed, error) {
 	opts := g.Header.Options(base)
 	rp := &Replayed{Resume: g.LastT}
 	var journalled [][]byte
-	var at []int // index in g.Records of each journalled report
-	for i, r := range g.Records {
+	var at []int // index in records of each journalled report
+	for i, r := range records {
 		if r.Kind == KindReport {
 			_, body, _ := bytes.Cut(r.Raw, []byte{','}) // drop `{"seq":N,`
 			journalled = append(journalled, body)
 			at = append(at, i)
 		}
 	}
-	var made int
-	var buf []byte
+	var made []report.Report
+	var madeJSON [][]byte
 	var w Watch
 	var p *game.Game
 	newGameAt := -1 // the index of the report that began a new game
 	observe := func(r report.Report) {
 		if w.Observe(&r, p) {
-			newGameAt = made
+			newGameAt = len(made)
 		}
-		buf = r.AppendJSON(buf[:0])
-		if made < len(journalled) {
-			if !bytes.Equal(buf[1:], journalled[made]) {
-				rp.Diverged++
-			}
-		} else {
-			rp.Lost = append(rp.Lost, r)
-		}
-		made++
+		made = append(made, r)
+		madeJSON = append(madeJSON, r.AppendJSON(nil)[1:])
 	}
 	var err error
 	if p, err = game.New(opts, observe); err != nil {
 		return nil, fmt.Errorf("journal: replay of game %d: %w", g.Header.Game, err)
 	}
-	for _, r := range g.Records {
+	for _, r := range records {
 		if r.Kind != KindInput {
 			continue
 		}
@@ -125,16 +179,16 @@ func Replay(g *Game, base game.Options) (*Replayed, error) {
 		rp.Inputs++
 	}
 	p.Advance(g.LastT)
-	if made < len(journalled) {
-		rp.Diverged += len(journalled) - made
-	}
+	pair, lostFrom, diverged, missing := align(madeJSON, journalled)
+	rp.Diverged, rp.Missing = diverged, missing
+	rp.Lost = made[lostFrom:]
 	// The daemon rotates as it journals the report that began a new game,
 	// before any other input: if the journal goes on with inputs after it,
 	// it holds two games (written by some other means) and is left as it is.
 	if newGameAt >= 0 {
 		rp.NewGame = true
-		if newGameAt < len(at) {
-			for _, r := range g.Records[at[newGameAt]+1:] {
+		if k := pair[newGameAt]; k >= 0 {
+			for _, r := range records[at[k]+1:] {
 				if r.Kind == KindInput {
 					rp.NewGame = false
 				}
@@ -144,4 +198,48 @@ func Replay(g *Game, base game.Options) (*Replayed, error) {
 	rp.FinishedPGN = w.FinishedPGN()
 	rp.Game = p
 	return rp, nil
+}
+
+// alignWindow is how far align looks ahead for the two lists to agree
+// again.
+const alignWindow = 64
+
+// align matches the reports a replay made with those journalled, in order:
+// equal reports pair off; where they differ, the nearer of a report the
+// journal lacks (damaged) or one the replay did not make is passed over; a
+// report changed in place counts as diverged. pair gives each made
+// report's journalled index (-1: none); the made reports from lostFrom on
+// come after everything journalled (lost in a crash).
+func align(made, journalled [][]byte) (pair []int, lostFrom, diverged, missing int) {
+	pair = make([]int, len(made))
+	for i := range pair {
+		pair[i] = -1
+	}
+	i, k := 0, 0
+	for i < len(made) && k < len(journalled) {
+		if bytes.Equal(made[i], journalled[k]) {
+			pair[i] = k
+			i, k = i+1, k+1
+			continue
+		}
+		skipped := false
+		for d := 1; d <= alignWindow && !skipped; d++ {
+			switch {
+			case i+d < len(made) && bytes.Equal(made[i+d], journalled[k]):
+				missing += d // reports the journal lacks
+				i += d
+				skipped = true
+			case k+d < len(journalled) && bytes.Equal(made[i], journalled[k+d]):
+				diverged += d // reports the replay did not make
+				k += d
+				skipped = true
+			}
+		}
+		if !skipped {
+			diverged++ // a report made otherwise
+			i, k = i+1, k+1
+		}
+	}
+	diverged += len(journalled) - k
+	return pair, i, diverged, missing
 }

@@ -55,6 +55,13 @@ type Law struct {
 	// a board cannot apply it.
 	Application string
 	Status      Status
+	// Scenarios name the law scenarios (testdata/laws/NAME.trace) that
+	// show boardd applying the law; Tests name the Go tests that prove it
+	// where the law is the rules of movement or the reading of hands
+	// ("board.TestApplyMatchesLibrary"). A law marked applied has at least
+	// one of either (a test checks it, and that each exists).
+	Scenarios []string
+	Tests     []string
 }
 
 // Set returns the law-set id of the law ("nycc" for "nycc:XII").

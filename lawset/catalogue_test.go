@@ -1,6 +1,8 @@
 package lawset
 
 import (
+	"encoding/json"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -19,9 +21,11 @@ import (
 // expectedLawIDs lists, set by set, the id of every law the catalogue must
 // carry: every numbered law of the four historical codes (and one entry per
 // heading of the Hastings regulations), and the FIDE articles of 3.7, 4, 5,
-// 6.9, 7 and 9 (with 6.2.1 and 6.11, which boardd's clock cites). The test
-// also derives the historical numbers from the texts in ../shared/laws when
-// they are there, so this list cannot drift from them unnoticed.
+// 6.9, 7 and 9 (with 6.2.1 and 6.11, which boardd's clock cites). The list
+// is kept here, in the repository (numbers are facts about the codes, not
+// their text), so that the test runs on every clone;
+// TestLawListsMatchTheTexts checks it against the texts in ../shared/laws
+// where they are, so that it cannot drift from them unnoticed.
 func expectedLawIDs() map[string][]string {
 	roman := func(n int) []string {
 		numerals := []string{"I", "II", "III", "IV", "V", "VI", "VII", "VIII", "IX", "X",
@@ -61,6 +65,16 @@ func expectedLawIDs() map[string][]string {
 	}
 }
 
+// regulationHeadings are the headings of the Hastings 1895 tournament
+// regulations, in the order printed; each has a hastings1895 entry titled
+// so.
+func regulationHeadings() []string {
+	return []string{"Place and Date", "Prizes", "Special Prizes", "Entrance Fee", "Order of Play", "Consolation",
+		"Score", "Days of Play", "Hours of Play", "Time Limit", "Differences between Players", "Absentees",
+		"Adjournments", "Scores of the Games", "Arrangements between Players", "Withdrawing",
+		"Tie among Prize Winners", "Modification of Regulations"}
+}
+
 func catalogueIDs(t *testing.T, set string) []string {
 	t.Helper()
 	laws, err := LawsOf(set)
@@ -74,8 +88,8 @@ func catalogueIDs(t *testing.T, set string) []string {
 	return ids
 }
 
-// lawTexts reads the historical codes from ../shared/laws (the repository is
-// /work/main and the texts /work/shared/laws), or skips.
+// lawTexts reads the historical codes from ../shared/laws (beside the
+// repository, where the project keeps them; not in every clone), or skips.
 func lawTexts(t *testing.T) map[string]string {
 	t.Helper()
 	dir := filepath.Join("..", "..", "shared", "laws")
@@ -89,7 +103,7 @@ func lawTexts(t *testing.T) map[string]string {
 	for set, name := range files {
 		data, err := os.ReadFile(filepath.Join(dir, name))
 		if err != nil {
-			t.Skipf("law texts not found (%v): only the built-in list of law numbers is checked", err)
+			t.Skipf("law texts not found (%v): the catalogue is checked against the list of law numbers kept in the repository (TestCatalogueCoversEveryNumberedLaw)", err)
 		}
 		out[set] = string(data)
 	}
@@ -118,8 +132,9 @@ func submatches(re *regexp.Regexp, text string) []string {
 }
 
 // TestCatalogueCoversEveryNumberedLaw checks the catalogue against the
-// built-in list of law numbers and, where the texts are present, against the
-// numbers and regulation headings found in them.
+// list of law numbers and regulation headings kept in the repository: every
+// law there, nothing else, in the order of the code. It needs no texts and
+// runs on every clone.
 func TestCatalogueCoversEveryNumberedLaw(t *testing.T) {
 	expected := expectedLawIDs()
 	for _, set := range IDs() {
@@ -140,48 +155,62 @@ func TestCatalogueCoversEveryNumberedLaw(t *testing.T) {
 			}
 		})
 	}
-
-	texts := lawTexts(t)
-	cases := []struct {
-		set     string
-		re      *regexp.Regexp
-		text    string
-		numbers int
-	}{
-		{"philidor1825", romanLead, texts["philidor1825"], 17},
-		{"sarratt1808", arabicLead, texts["sarratt1808"], 25},
-		{"nycc", romanLine, texts["nycc"], 18},
-		{"hastings1895", romanLead, texts["hastings1895"], 13},
-	}
-	for _, c := range cases {
-		found := submatches(c.re, c.text)
-		if len(found) != c.numbers {
-			t.Errorf("%s: found %d numbered laws in the text, want %d: %v (has the text or its parsing changed?)", c.set, len(found), c.numbers, found)
-		}
-		for _, n := range found {
-			if _, ok := LawByID(report.Law(c.set + ":" + n)); !ok {
-				t.Errorf("%s:%s is numbered in the text but missing from the catalogue", c.set, n)
-			}
-		}
+	if len(expected) != len(IDs()) {
+		t.Errorf("the list names %d law-sets, boardd carries %d", len(expected), len(IDs()))
 	}
 
 	// The Hastings regulations: one entry per heading, its title the heading.
+	laws, _ := LawsOf("hastings1895")
+	var titles []string
+	for _, l := range laws {
+		if !isRoman(l.Number()) {
+			titles = append(titles, l.Title)
+		}
+	}
+	if want := regulationHeadings(); !slices.EqualFunc(titles, want, strings.EqualFold) {
+		t.Errorf("the hastings1895 regulations are titled\n %q\nwant the headings\n %q", titles, want)
+	}
+}
+
+// TestLawListsMatchTheTexts checks the lists the catalogue is checked
+// against (law numbers, regulation headings) against the historical texts,
+// where they are: the numbers and headings found in the texts must be those
+// of the lists. It skips on a clone without the texts.
+func TestLawListsMatchTheTexts(t *testing.T) {
+	texts := lawTexts(t)
+	expected := expectedLawIDs()
+	cases := []struct {
+		set  string
+		re   *regexp.Regexp
+		text string
+	}{
+		{"philidor1825", romanLead, texts["philidor1825"]},
+		{"sarratt1808", arabicLead, texts["sarratt1808"]},
+		{"nycc", romanLine, texts["nycc"]},
+		{"hastings1895", romanLead, texts["hastings1895"]},
+	}
+	for _, c := range cases {
+		found := submatches(c.re, c.text)
+		var numbered []string
+		for _, n := range expected[c.set] {
+			if c.set != "hastings1895" || isRoman(n) {
+				numbered = append(numbered, n)
+			}
+		}
+		if !slices.Equal(found, numbered) {
+			t.Errorf("%s: the text numbers its laws\n %v\nthe list in the repository has\n %v", c.set, found, numbered)
+		}
+	}
 	text := texts["hastings1895"]
 	headings := append(submatches(regulation, text), submatches(prizeHeading, text)...)
 	headings = slices.DeleteFunc(headings, func(h string) bool { return h == "NOTE" }) // an addendum to the prizes and adjournments
-	if len(headings) != 18 {
-		t.Errorf("found %d regulation headings, want 18: %v", len(headings), headings)
+	want := regulationHeadings()
+	if len(headings) != len(want) {
+		t.Errorf("found %d regulation headings in the text, want %d: %v", len(headings), len(want), headings)
 	}
-	laws, _ := LawsOf("hastings1895")
 	for _, h := range headings {
-		found := false
-		for _, l := range laws {
-			if strings.EqualFold(l.Title, h) && !isRoman(l.Number()) {
-				found = true
-			}
-		}
-		if !found {
-			t.Errorf("the regulation %q has no hastings1895 entry titled so", h)
+		if !slices.ContainsFunc(want, func(w string) bool { return strings.EqualFold(w, h) }) {
+			t.Errorf("the text's regulation %q is not in the list of headings", h)
 		}
 	}
 }
@@ -382,6 +411,157 @@ func BenchmarkLawByID(b *testing.B) {
 	for b.Loop() {
 		if _, ok := LawByID("fide2023:9.6.2"); !ok {
 			b.Fatal("not found")
+		}
+	}
+}
+
+// scenarioOutputs reads the output of every law scenario as kept in
+// ../testdata/laws/golden (cmd/boardd's TestLawScenarioOutputGolden keeps it
+// equal to what `boardd replay` prints), scenario by scenario.
+func scenarioOutputs(t *testing.T) map[string][]map[string]any {
+	t.Helper()
+	paths, err := filepath.Glob(filepath.Join("..", "testdata", "laws", "*.trace"))
+	if err != nil || len(paths) < 80 {
+		t.Fatalf("found %d law scenarios (%v)", len(paths), err)
+	}
+	out := map[string][]map[string]any{}
+	for _, p := range paths {
+		name := strings.TrimSuffix(filepath.Base(p), ".trace")
+		data, err := os.ReadFile(filepath.Join("..", "testdata", "laws", "golden", name+".jsonl"))
+		if err != nil {
+			t.Fatalf("%s: %v (write it with go test ./cmd/boardd -run TestLawScenarioOutputGolden -update)", name, err)
+		}
+		for _, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+			var m map[string]any
+			if err := json.Unmarshal([]byte(line), &m); err != nil {
+				t.Fatalf("%s: %v", name, err)
+			}
+			out[name] = append(out[name], m)
+		}
+	}
+	return out
+}
+
+// optionWord is how an option id is written in an application: an
+// election of one of several touched men, "move-touched-b1", is the
+// option "move-touched-<square>".
+func optionWord(id string) string {
+	for _, prefix := range []string{string(report.OptMoveTouched) + "-", string(report.OptTakeTouched) + "-"} {
+		if sq, ok := strings.CutPrefix(id, prefix); ok {
+			if _, err := board.ParseSquare(sq); err == nil {
+				return prefix + "<square>"
+			}
+		}
+	}
+	return id
+}
+
+// mentions reports whether text names word as a word of its own (not part
+// of a longer id such as "move-touched" in "move-touched-<square>").
+func mentions(text, word string) bool {
+	for i := 0; ; {
+		j := strings.Index(text[i:], word)
+		if j < 0 {
+			return false
+		}
+		j += i
+		end := j + len(word)
+		before := j == 0 || !isIDByte(text[j-1])
+		after := end == len(text) || !isIDByte(text[end]) || text[end] == '-' && !strings.HasPrefix(text[end:], "-<") && !isIDByte(text[min(end+1, len(text)-1)])
+		if before && after {
+			return true
+		}
+		i = j + 1
+	}
+}
+
+func isIDByte(c byte) bool {
+	return c == '-' || c == '<' || c == '>' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9'
+}
+
+// TestScenariosCiteLawsThatDescribeThem checks the catalogue against what
+// boardd does: every law a scenario's output cites is in the catalogue as
+// applied or partial, and its application names the irregularity kind and
+// every option boardd offered or ruled under it.
+func TestScenariosCiteLawsThatDescribeThem(t *testing.T) {
+	for name, lines := range scenarioOutputs(t) {
+		for _, l := range lines {
+			law, _ := l["law"].(string)
+			if law == "" {
+				continue
+			}
+			entry, ok := LawByID(report.Law(law))
+			if !ok {
+				t.Errorf("%s cites %s, which is not in the catalogue", name, law)
+				continue
+			}
+			if entry.Status != Applied && entry.Status != Partial {
+				t.Errorf("%s cites %s, marked %s", name, law, entry.Status)
+			}
+			var words []string
+			switch l["type"] {
+			case "irregularity":
+				words = append(words, fmt.Sprint(l["kind"]))
+				opts, _ := l["options"].([]any)
+				for _, o := range opts {
+					m, _ := o.(map[string]any)
+					words = append(words, optionWord(fmt.Sprint(m["id"])))
+				}
+			case "ruling":
+				words = append(words, optionWord(fmt.Sprint(l["option"])))
+			}
+			for _, w := range words {
+				if !mentions(entry.Application, w) {
+					t.Errorf("%s: %s %s under %s, whose application does not say %q: %s", name, l["type"], w, law, w, entry.Application)
+				}
+			}
+		}
+	}
+}
+
+// TestAppliedLawsHaveProof checks that every law marked applied names the
+// scenarios or Go tests that show it, and that each exists.
+func TestAppliedLawsHaveProof(t *testing.T) {
+	testFuncs := map[string]string{} // "pkg.TestName" -> file
+	for _, dir := range []string{"board", "game/internal/gesture", "game/internal/arbiter", "game", "clock", "game/internal/timekeeper", "lawset"} {
+		files, _ := filepath.Glob(filepath.Join("..", dir, "*_test.go"))
+		for _, f := range files {
+			data, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, m := range regexp.MustCompile(`(?m)^func (Test\w+)\(t \*testing\.T\)`).FindAllStringSubmatch(string(data), -1) {
+				testFuncs[filepath.Base(dir)+"."+m[1]] = f
+			}
+		}
+	}
+	for _, l := range Catalogue() {
+		if l.Status == Applied && len(l.Scenarios)+len(l.Tests) == 0 {
+			t.Errorf("%s is marked applied but names no scenario or test that shows it", l.ID)
+		}
+		for _, s := range l.Scenarios {
+			if _, err := os.Stat(filepath.Join("..", "testdata", "laws", s+".trace")); err != nil {
+				t.Errorf("%s: scenario %s: %v", l.ID, s, err)
+			}
+		}
+		for _, name := range l.Tests {
+			// "arbiter.TestLaws/fide2023:9.3": the case of another law
+			// that shows this one too.
+			name, caseLaw, named := strings.Cut(name, "/")
+			if !named {
+				caseLaw = string(l.ID)
+			}
+			file, ok := testFuncs[name]
+			if !ok {
+				t.Errorf("%s: no Go test %s", l.ID, name)
+				continue
+			}
+			// A table of cases named by law (arbiter.TestLaws) must have
+			// one for this law.
+			data, _ := os.ReadFile(file)
+			if strings.Contains(string(data), "law: \"") && !strings.Contains(string(data), "law: \""+caseLaw+"\"") {
+				t.Errorf("%s: %s has no case for %s", l.ID, name, caseLaw)
+			}
 		}
 	}
 }

@@ -37,6 +37,10 @@ type Rule struct {
 	Law     report.Law
 	Chooser Role
 	Options []report.OptionID
+	// KingFallback: the king is owed only where no other penalty of the
+	// rule can be exacted (hastings1895:IV, philidor1825:VI); otherwise it
+	// is one option among the others.
+	KingFallback bool
 }
 
 // RepetitionRule says what a law-set makes of a repeated position.
@@ -84,7 +88,13 @@ const (
 type SetupRule struct {
 	Law            report.Law // men wrongly placed; "" when the code has no such claim
 	MissingLaw     report.Law // a man left off (the set-up law if the code has none of its own)
-	MissingChooser Role       // ByArbiter annuls; Offended may also let the game stand
+	MissingChooser Role       // ByArbiter annuls; Offended chooses among MissingOptions
+	// MissingOptions are the offended player's options for a man left off
+	// (annul, and stand or place-forgotten); empty: annul alone.
+	MissingOptions []report.OptionID
+	// MissingAnyTime: a man left off may be claimed at any time, whatever
+	// Window says for men wrongly placed (philidor1825:III).
+	MissingAnyTime bool
 	Window         SetupWindow
 }
 
@@ -120,13 +130,37 @@ type LawSet struct {
 	// taken.
 	AdverseTouchLaw report.Law
 	// UnmovableKingPenalty: a touched man that cannot be moved obliges a king
-	// move (all the historical codes); fide2023:4.5 gives no penalty.
+	// move (nycc:XI, hastings1895:IV); fide2023:4.5 gives no penalty.
 	UnmovableKingPenalty bool
+	// UnmovableOnlyWhenPinned: the king is owed for a touched man only when
+	// the man could move but for exposing its king (sarratt1808:17,
+	// philidor1825:XV); a man merely hemmed in binds nobody.
+	UnmovableOnlyWhenPinned bool
+	// IntoCheckByMovableMan is the rule for a move that leaves the mover's
+	// king attacked, made with a man that had lawful moves: a false move
+	// (sarratt1808:13, philidor1825:VIII), the moved-into-check rule being
+	// kept for a man that could not move without exposing its king; nil
+	// where the moved-into-check rule covers both.
+	IntoCheckByMovableMan *Rule
+	// PromotionOnWrongSquare: a pawn played to its last rank onto a square
+	// it cannot reach (its new man set on a wrong square) is recalled, the
+	// pawn replaced and the king moved, by the code alone (nycc:XII); nil
+	// where it is a false move like any other.
+	PromotionOnWrongSquare *Rule
+	// DiscoveredCheckCovered: a man that discovered check on its own king
+	// must be moved so that the check stays covered, the king only when it
+	// cannot (nycc:XIII).
+	DiscoveredCheckCovered bool
 	// KingPenaltyNoCastling: the king moved as a penalty may not castle
 	// (nycc:XI, hastings1895:IV).
 	KingPenaltyNoCastling bool
 	// NoWaiver: no player may waive a penalty (the Hastings regulations).
 	NoWaiver bool
+	// SuccessiveRevokesSecondOnly: of two moves made running, a penalty
+	// revokes only the second, a false move under philidor1825:VIII, and
+	// the king it imposes is played at the offender's next turn; otherwise
+	// recall and king take both moves back.
+	SuccessiveRevokesSecondOnly bool
 	// AnnulWhenNotExacted lists the irregularities whose penalty, not
 	// exacted at once, annuls the game (nycc:XIII, nycc:XIV).
 	AnnulWhenNotExacted []report.Kind
@@ -135,12 +169,20 @@ type LawSet struct {
 	// his own next move (philidor1825:VIII, nycc:XI, hastings1895:IV).
 	LapseOnTouch bool
 	LapseLaw     report.Law
+	// AnnouncedTouchLapses: a man touched with j'adoube announced ends the
+	// right too (sarratt1808:21 "or even touched a piece": j'adoube spares
+	// the man from law 7, not the claim from law 21).
+	AnnouncedTouchLapses bool
 	// StalemateWins: the stalemated player wins (philidor1825:XVI).
 	StalemateWins bool
 	StalemateLaw  report.Law
 	MateLaw       report.Law
 	Repetition    RepetitionRule
 	RepetitionLaw report.Law
+	// RepetitionByPlacement: a position is the same when the same men stand
+	// on the same squares with the same player to move; castling rights and
+	// en passant do not count (hastings1895:VII says nothing of them).
+	RepetitionByPlacement bool
 	// FivefoldLaw and SeventyFiveLaw end the game drawn without a claim
 	// (fide2023:9.6.1 and 9.6.2); empty where the code knows no such end.
 	FivefoldLaw    report.Law
@@ -190,7 +232,11 @@ type LawSet struct {
 	// the checker touches a man (nycc:IV).
 	FalseCheckLaw           report.Law
 	FalseCheckLapsesOnTouch bool
-	Setup                   SetupRule
+	// FalseCheckFreesTouch: in his turn right after a false announcement
+	// of check, the misled player's touches bind nobody (philidor1825:XIV,
+	// sarratt1808:20: he may retract what he touched or moved).
+	FalseCheckFreesTouch bool
+	Setup                SetupRule
 
 	// Rules give each irregularity's law, chooser and options.
 	Rules map[report.Kind]Rule
@@ -228,7 +274,15 @@ func (ls *LawSet) AnnulsWhenNotExacted(k report.Kind) bool {
 
 // sets returns every code boardd carries, oldest first.
 func sets() []*LawSet {
-	return []*LawSet{sarratt1808(), philidor1825(), nycc(), hastings1895(), fide2023()}
+	all := []*LawSet{sarratt1808(), philidor1825(), nycc(), hastings1895(), fide2023()}
+	p := proofs()
+	for _, s := range all {
+		for i := range s.Laws {
+			l := &s.Laws[i]
+			l.Scenarios, l.Tests = p[string(l.ID)].scenarios, p[string(l.ID)].tests
+		}
+	}
+	return all
 }
 
 // All returns every law-set boardd carries, oldest first. The values are

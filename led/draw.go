@@ -10,10 +10,11 @@ import (
 // fix while the board is out of step, the chooser's options while a ruling
 // waits, the man that must move and where it may go, the result at the end,
 // otherwise the last move and the men in hand; and the four corners blinking
-// fast while the sensors cannot be trusted.
+// fast while the sensors cannot be trusted or the game is not being saved
+// (the journal cannot be written).
 func Compose(s *game.Snapshot) Frame {
 	f := draw(s)
-	if s.Fault {
+	if s.Fault || s.JournalFault {
 		for _, sq := range [...]board.Square{0, 7, 56, 63} { // the four corners
 			f.Set(sq, Fault, Fast)
 		}
@@ -56,6 +57,10 @@ func draw(s *game.Snapshot) Frame {
 		}
 		return f
 	}
+	if s.HasAwaiting {
+		drawCarry(&f, s)
+		return f
+	}
 	if ob := s.Obligation; ob != nil {
 		blink := Steady
 		if ob.What == report.OptTakeTouched {
@@ -64,8 +69,43 @@ func draw(s *game.Snapshot) Frame {
 		f.Set(ob.Square, MustMove, blink)
 		f.SetAll(ob.Destinations, Destination, Slow)
 	}
+	if s.HasHint {
+		f.Set(s.Hint.From, Hint, Slow)
+		f.Set(s.Hint.To, Hint, Steady)
+	}
 	f.SetAll(s.InHand, Touched, Steady)
 	return f
+}
+
+// drawCarry shows the move of a side played from off the board, for the
+// player to carry out: the man to move blinks, its square to go to is lit,
+// the rook of a castling likewise, a man taken en passant blinks fast to be
+// taken off, and a promotion's square blinks fast (the console names the
+// piece). Squares the move is done with go dark as the men are moved.
+func drawCarry(f *Frame, s *game.Snapshot) {
+	m := s.Awaiting
+	p := &s.Position
+	from, to := m.From, m.To
+	if s.Occupancy.Has(from) {
+		f.Set(from, Carry, Slow)
+	}
+	blink := Steady
+	if m.Promo != board.NoKind {
+		blink = Fast
+	}
+	f.Set(to, Carry, blink)
+	if p.IsCastling(m) {
+		rf, rt := board.CastlingRook(from, to)
+		if s.Occupancy.Has(rf) {
+			f.Set(rf, Carry, Slow)
+		}
+		f.Set(rt, Carry, Steady)
+	}
+	if p.IsEnPassant(m) {
+		if v := board.EnPassantVictim(m); s.Occupancy.Has(v) {
+			f.Set(v, Extra, Fast)
+		}
+	}
 }
 
 func drawResult(f *Frame, s *game.Snapshot) {

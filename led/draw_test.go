@@ -45,3 +45,36 @@ func TestLEDFrameShowsOptionsAndMustMove(t *testing.T) {
 		t.Fatalf("after the ruling the knight must move: g1=%v h3=%v\n%s", f.Role[g1], f.Role[h3], f.String())
 	}
 }
+
+// TestJournalFaultLightsTheCorners: a game not being saved shows the fault
+// corners, beside the sensors' fault and apart from it.
+func TestJournalFaultLightsTheCorners(t *testing.T) {
+	p, err := game.New(game.Options{Laws: "fide2023"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	corners := func() int {
+		f := led.Compose(p.Snapshot())
+		n := 0
+		for _, sq := range []board.Square{0, 7, 56, 63} {
+			if f.Role[sq] == led.Fault && f.Blink[sq] == led.Fast {
+				n++
+			}
+		}
+		return n
+	}
+	before := p.Version()
+	p.SetJournalFault(true)
+	if p.Version() == before || !p.Snapshot().JournalFault || corners() != 4 {
+		t.Fatalf("journal fault: version %d->%d, snapshot %v, %d corners lit", before, p.Version(), p.Snapshot().JournalFault, corners())
+	}
+	p.SetFault(time.Second, true)
+	p.SetFault(2*time.Second, false) // the sensors recover: the journal's fault stays
+	if corners() != 4 {
+		t.Errorf("the sensors' recovery cleared the journal's fault")
+	}
+	p.SetJournalFault(false)
+	if p.Snapshot().JournalFault || corners() != 0 {
+		t.Errorf("the journal fault did not clear")
+	}
+}

@@ -42,10 +42,16 @@ const (
 	Loser            // the losing king
 	Draw             // both kings when the game is drawn
 	Fault            // a fault: the board cannot be trusted (sensor, link)
+	Carry            // the move of a side played from off the board (an engine, online), for the player to carry out
+	Hint             // a move suggested to the player
 	roleCount
 )
 
-var roleNames = [...]string{"off", "must-move", "destination", "option-1", "option-2", "option-3", "option-4", "option-5", "option-6", "missing", "extra", "guide", "touched", "last-move", "winner", "loser", "draw", "fault"}
+var roleNames = [...]string{"off", "must-move", "destination", "option-1", "option-2", "option-3", "option-4", "option-5", "option-6", "missing", "extra", "guide", "touched", "last-move", "winner", "loser", "draw", "fault", "carry", "hint"}
+
+// LastRole is the highest role number the LED language uses (a wire
+// carrying roles by number admits none above it).
+const LastRole = roleCount - 1
 
 // String returns the role's name as docs/leds.md and the console write it.
 func (r Role) String() string {
@@ -194,12 +200,16 @@ func (f *Frame) Squares(r Role) board.Occupancy {
 // String draws the frame as eight ranks of role initials, rank 8 first; for
 // logs and test failures.
 func (f *Frame) String() string {
-	const letters = ".MDabcdefXEGTLWlwF"
+	const letters = ".MDabcdefXEGTLWlwFCH"
 	b := make([]byte, 0, 72)
 	for r := 7; r >= 0; r-- {
 		for file := 0; file < 8; file++ {
 			role := f.Role[board.NewSquare(file, r)]
-			b = append(b, letters[role])
+			if int(role) < len(letters) {
+				b = append(b, letters[role])
+			} else {
+				b = append(b, '?')
+			}
 		}
 		b = append(b, '\n')
 	}

@@ -37,6 +37,8 @@ func palette() [roleCount]RGB {
 		Loser:       {255, 0, 0},
 		Draw:        {255, 200, 0},
 		Fault:       {255, 0, 0},
+		Carry:       {255, 255, 255},
+		Hint:        {160, 0, 255},
 	}
 }
 

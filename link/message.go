@@ -474,7 +474,7 @@ type LEDs struct {
 
 // The highest role and blink numbers an LEDS payload may carry.
 const (
-	MaxRole  = 17
+	MaxRole  = 19
 	MaxBlink = 2
 )
 

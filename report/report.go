@@ -78,9 +78,14 @@ const (
 	OptPromoteR    OptionID = "promote-r"
 	OptPromoteB    OptionID = "promote-b"
 	OptPromoteN    OptionID = "promote-n"
-	// Rulings that are no option offered: a count called, a claim refused.
-	OptCount   OptionID = "count"
-	OptRefused OptionID = "refused"
+	// OptPlaceForgotten: a man left off at the start is set on its square
+	// and play goes on (philidor1825:III).
+	OptPlaceForgotten OptionID = "place-forgotten"
+	// Rulings that are no option offered: a count called, a claim refused,
+	// moves taken back by a player against an engine.
+	OptCount    OptionID = "count"
+	OptRefused  OptionID = "refused"
+	OptTakeBack OptionID = "take-back"
 )
 
 // MoveTouchedOn is the option that binds the touched man on sq when several

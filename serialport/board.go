@@ -120,11 +120,12 @@ func (b *Board) check(occ board.Occupancy) {
 		s := p.Snapshot()
 		known := s.Occupancy
 		game := s.Position.Occupancy()
+		// Checked at each connection: as often as "board connected" at most.
 		if occ == known && occ == game {
-			b.log.Info("board checked: it matches the game")
+			b.link.connects.Log(b.log, slog.LevelInfo, "checked", "board checked: it matches the game")
 			return
 		}
-		b.log.Warn("board checked: it differs; the game will reconcile it",
+		b.link.connects.Log(b.log, slog.LevelWarn, "checked-differs", "board checked: it differs; the game will reconcile it",
 			"changed_while_away", (occ ^ known).SquareNames(),
 			"missing_for_game", (game &^ occ).SquareNames(),
 			"extra_for_game", (occ &^ game).SquareNames())

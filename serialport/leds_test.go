@@ -10,8 +10,8 @@ import (
 // The link carries the LED language by number: the highest role and blink
 // it admits are the LED language's last, and every frame comes back whole.
 func TestLEDCodesKeepTheLanguage(t *testing.T) {
-	if int(led.Fault) != link.MaxRole || int(led.Fast) != link.MaxBlink {
-		t.Fatalf("led numbers the fault role %d and fast blink %d; the link admits roles to %d and blinks to %d", led.Fault, led.Fast, link.MaxRole, link.MaxBlink)
+	if int(led.LastRole) != link.MaxRole || int(led.Fast) != link.MaxBlink {
+		t.Fatalf("led's last role is %d and fast blink %d; the link admits roles to %d and blinks to %d", led.LastRole, led.Fast, link.MaxRole, link.MaxBlink)
 	}
 	var f led.Frame
 	for sq := range 64 {

@@ -14,6 +14,7 @@ import (
 	"github.com/boardd/boardd/board"
 	"github.com/boardd/boardd/led"
 	"github.com/boardd/boardd/link"
+	"github.com/boardd/boardd/logrepeat"
 	"github.com/boardd/boardd/sensor"
 	"github.com/boardd/boardd/timing"
 )
@@ -31,6 +32,11 @@ const (
 	DefaultMinBackoff  = 100 * time.Millisecond
 	DefaultMaxBackoff  = 5 * time.Second
 )
+
+// ConnectLogEvery is how often "board connected" may be logged: a board
+// resending its handshake in a loop is connected again each time, and
+// logged once an interval with the count of the others.
+const ConnectLogEvery = 10 * time.Second
 
 // Options configure a Link.
 type Options struct {
@@ -146,8 +152,8 @@ type Link struct {
 	last        sensor.Frame // the board's last scan
 	haveLast    bool
 	lastErr     error
-	limiter     map[string]time.Duration
-	suppressed  map[string]int
+	faults      *logrepeat.Limiter // warnings about the board's frames: one a second per kind
+	connects    *logrepeat.Limiter // "board connected": one every ten seconds
 }
 
 // maxQueuedReports bounds the reports waiting for the link.
@@ -192,12 +198,12 @@ func New(o Options) (*Link, error) {
 		o.List = func() ([]PortInfo, error) { return List(ListOptions{}) }
 	}
 	l := &Link{
-		opts:       o,
-		log:        o.Logger.With("port", o.describe()),
-		clock:      o.Clock,
-		wake:       make(chan struct{}, 1),
-		limiter:    map[string]time.Duration{},
-		suppressed: map[string]int{},
+		opts:     o,
+		log:      o.Logger.With("port", o.describe()),
+		clock:    o.Clock,
+		wake:     make(chan struct{}, 1),
+		faults:   logrepeat.New(o.Clock, time.Second),
+		connects: logrepeat.New(o.Clock, ConnectLogEvery),
 	}
 	l.sess = link.NewSession(link.SessionOptions{Role: link.Host, Hello: link.Hello{Name: o.Name}, Timeout: o.Timeout, AckTimeout: o.AckTimeout})
 	l.stats.Path = o.Path
@@ -539,7 +545,10 @@ func (l *Link) handle(now time.Duration, ev link.Event, h Handler, downSince *ti
 		l.haveLast = false
 		l.ledsDirty = l.ledsHave // a board that restarted shows nothing: send the frame again
 		l.mu.Unlock()
-		l.log.Info("board connected", "peer", ev.Peer.Name, "version", ev.Peer.Version, "analog", ev.Peer.Flags&link.HelloAnalog != 0, "reports", ev.Peer.Flags&link.HelloReports != 0)
+		// A board that keeps resending its handshake (a reset loop, a
+		// firmware fault) is connected again each time: say so at most
+		// once every ConnectLogEvery.
+		l.connects.Log(l.log, slog.LevelInfo, "up", "board connected", "peer", ev.Peer.Name, "version", ev.Peer.Version, "analog", ev.Peer.Flags&link.HelloAnalog != 0, "reports", ev.Peer.Flags&link.HelloReports != 0)
 		h.Up(ev.Peer)
 		if err := l.sess.Send(now, h.Status()); err != nil {
 			l.log.Warn("status not sent", "err", err)
@@ -643,19 +652,5 @@ func (l *Link) plausible(o board.Occupancy) bool {
 // limited logs a warning at most once a second per key, saying how many
 // were held back in between.
 func (l *Link) limited(key, msg string, args ...any) {
-	now := l.clock.Now()
-	l.mu.Lock()
-	last, seen := l.limiter[key]
-	if seen && now-last < time.Second {
-		l.suppressed[key]++
-		l.mu.Unlock()
-		return
-	}
-	n := l.suppressed[key]
-	l.limiter[key], l.suppressed[key] = now, 0
-	l.mu.Unlock()
-	if n > 0 {
-		args = append(args, "suppressed", n)
-	}
-	l.log.Warn(msg, args...)
+	l.faults.Log(l.log, slog.LevelWarn, key, msg, args...)
 }

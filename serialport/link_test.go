@@ -3,6 +3,7 @@ package serialport_test
 import (
 	"context"
 	"errors"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"strings"
@@ -309,5 +310,50 @@ func TestLinkBacksOff(t *testing.T) {
 	}
 	if l.Stats().OpenFailures < 4 {
 		t.Fatal("failures not counted")
+	}
+}
+
+// lockedBuffer is a log destination safe for the link's goroutine and the
+// test.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
+// A board that resends its handshake over and over (a reset loop) is
+// connected again each time, but the log says "board connected" once per
+// serialport.ConnectLogEvery, not once per handshake.
+func TestRepeatedHandshakeLogsOnce(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "board")
+	fb := newFakeBoard(t, path, 0)
+	rec := &recorder{}
+	var logs lockedBuffer
+	startLink(t, serialport.Options{Path: path, Logger: slog.New(slog.NewTextHandler(&logs, nil))}, rec)
+	const handshakes = 200
+	for range handshakes {
+		fb.sess = link.NewSession(link.SessionOptions{Role: link.Board, Hello: link.Hello{Name: "fake"}})
+		fb.got = nil
+		fb.sess.Open(fb.clock.Now())
+		fb.flush()
+		fb.next(link.TypeStatus, 5*time.Second)
+	}
+	if ups, _, _ := rec.counts(); ups != handshakes {
+		t.Errorf("the handler was told of %d connections, want %d", ups, handshakes)
+	}
+	if n := strings.Count(logs.String(), `msg="board connected"`); n < 1 || n > 2 {
+		t.Errorf(`%d "board connected" lines for %d handshakes, want one (two if the run crossed %v):
+%s`, n, handshakes, serialport.ConnectLogEvery, logs.String())
 	}
 }

@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/boardd/boardd/board"
+	"github.com/boardd/boardd/jsonstring"
 )
 
 // Kind is the kind of a trace line.
@@ -26,17 +27,20 @@ type Kind uint8
 
 // The kinds of trace line.
 const (
-	Lift    Kind = iota + 1 // a debounced lift of the man on Square
-	Place                   // a debounced placement on Square
-	Frame                   // a raw scan: Occupancy holds until the next frame
-	Press                   // a button: Button by Side
-	Choose                  // Side (or the arbiter) picks Option
-	Promote                 // Side names the promotion piece Piece
-	Setup                   // the game starts from FEN (first line only)
-	Arbiter                 // an arbiter action from the console or hall: Action
+	Lift     Kind = iota + 1 // a debounced lift of the man on Square
+	Place                    // a debounced placement on Square
+	Frame                    // a raw scan: Occupancy holds until the next frame
+	Press                    // a button: Button by Side
+	Choose                   // Side (or the arbiter) picks Option
+	Promote                  // Side names the promotion piece Piece
+	Setup                    // the game starts from FEN (first line only)
+	Arbiter                  // an arbiter action from the console or hall: Action
+	Remote                   // Side is played from off the board (or Side "none": neither)
+	Opponent                 // the remote side's Move, for the player to carry out
+	TakeBack                 // Side takes back Plies moves (a game against an engine)
 )
 
-var kindNames = [...]string{Lift: "lift", Place: "place", Frame: "frame", Press: "press", Choose: "choose", Promote: "promote", Setup: "setup", Arbiter: "arbiter"}
+var kindNames = [...]string{Lift: "lift", Place: "place", Frame: "frame", Press: "press", Choose: "choose", Promote: "promote", Setup: "setup", Arbiter: "arbiter", Remote: "remote", Opponent: "opponent", TakeBack: "takeback"}
 
 // String returns the kind's key in the JSON line.
 func (k Kind) String() string {
@@ -68,7 +72,18 @@ const (
 	SideWhite   = "white"
 	SideBlack   = "black"
 	SideArbiter = "arbiter"
+	SideNone    = "none" // remote: neither side is played from off the board
+	SideBoth    = "both" // remote: both are (a board following a game played elsewhere)
 )
+
+// MaxT is the latest time a line may carry: 10^12 ms, about 31 years of
+// game time. A time is held in nanoseconds (time.Duration, good for 292
+// years), and the game adds its timers (debounce, settle, the clocks) to the
+// time of an input: a bound well below the limit keeps every sum from
+// overflowing into a negative time.
+const MaxT = maxTMillis * time.Millisecond
+
+const maxTMillis = 1e12
 
 // Line is one input of a trace.
 type Line struct {
@@ -83,6 +98,8 @@ type Line struct {
 	FEN       string          // Setup
 	Action    string          // Arbiter: the action (new-game, annul, laws, ...)
 	Value     string          // Arbiter: the action's argument, if any
+	Move      board.Move      // Opponent
+	Plies     int             // TakeBack
 	Seq       uint64          // the journal's sequence number, 0 when absent
 }
 
@@ -98,6 +115,9 @@ type wire struct {
 	Promote *string  `json:"promote,omitempty"`
 	Setup   *string  `json:"setup,omitempty"`
 	Arbiter *string  `json:"arbiter,omitempty"`
+	Remote  *string  `json:"remote,omitempty"`
+	Opp     *string  `json:"opponent,omitempty"`
+	Back    *int     `json:"takeback,omitempty"`
 	Side    *string  `json:"side,omitempty"`
 	Value   *string  `json:"value,omitempty"`
 }
@@ -190,8 +210,8 @@ func Parse(text []byte) (Line, error) {
 	if w.T == nil {
 		return Line{}, fmt.Errorf(`missing "t" (milliseconds from the start)`)
 	}
-	if *w.T < 0 || math.IsNaN(*w.T) || *w.T > 1e15 {
-		return Line{}, fmt.Errorf(`"t" %v is not a time in milliseconds from the start`, *w.T)
+	if *w.T < 0 || math.IsNaN(*w.T) || *w.T > maxTMillis {
+		return Line{}, fmt.Errorf(`"t" %v is not a time in milliseconds from the start (0 to %.0f, about 31 years)`, *w.T, maxTMillis)
 	}
 	l := Line{T: time.Duration(math.Round(*w.T * float64(time.Millisecond))), Seq: w.Seq}
 	kinds := 0
@@ -209,9 +229,15 @@ func Parse(text []byte) (Line, error) {
 	set(Promote, w.Promote)
 	set(Setup, w.Setup)
 	set(Arbiter, w.Arbiter)
+	set(Remote, w.Remote)
+	set(Opponent, w.Opp)
+	if w.Back != nil {
+		kinds++
+		l.Kind = TakeBack
+	}
 	switch kinds {
 	case 0:
-		return Line{}, fmt.Errorf("no input on the line: want one of lift, place, frame, press, choose, promote, setup, arbiter")
+		return Line{}, fmt.Errorf("no input on the line: want one of lift, place, frame, press, choose, promote, setup, arbiter, remote, opponent, takeback")
 	case 1:
 	default:
 		return Line{}, fmt.Errorf("more than one input on the line")
@@ -270,7 +296,7 @@ func Parse(text []byte) (Line, error) {
 		}
 		l.Side = side
 	case Setup:
-		if _, err := board.ParseFEN(*w.Setup); err != nil {
+		if _, err := board.ParseSetup(*w.Setup); err != nil {
 			return Line{}, fmt.Errorf("setup: %v", strings.TrimPrefix(err.Error(), "board: "))
 		}
 		l.FEN = *w.Setup
@@ -283,6 +309,25 @@ func Parse(text []byte) (Line, error) {
 		if w.Value != nil {
 			l.Value = *w.Value
 		}
+	case Remote:
+		switch *w.Remote {
+		case SideWhite, SideBlack, SideNone, SideBoth:
+		default:
+			return Line{}, fmt.Errorf("remote %q: want white, black, both or none", *w.Remote)
+		}
+		l.Side = *w.Remote
+	case Opponent:
+		if l.Move, err = board.ParseUCI(*w.Opp); err != nil {
+			return Line{}, fmt.Errorf("opponent %q: want a move in UCI, e.g. e7e5", *w.Opp)
+		}
+	case TakeBack:
+		if *w.Back < 1 || *w.Back > 1000 {
+			return Line{}, fmt.Errorf("takeback %d: want a number of moves from 1", *w.Back)
+		}
+		if side != SideWhite && side != SideBlack {
+			return Line{}, fmt.Errorf("takeback: side %q: want white or black", side)
+		}
+		l.Plies, l.Side = *w.Back, side
 	}
 	return l, nil
 }
@@ -299,7 +344,7 @@ func Append(dst []byte, l Line) []byte {
 		dst = append(dst, ',', '"')
 		dst = append(dst, key...)
 		dst = append(dst, '"', ':')
-		dst = strconv.AppendQuote(dst, v)
+		dst = jsonstring.Append(dst, v)
 	}
 	switch l.Kind {
 	case Lift:
@@ -324,6 +369,14 @@ func Append(dst []byte, l Line) []byte {
 		if l.Value != "" {
 			str("value", l.Value)
 		}
+	case Remote:
+		str("remote", l.Side)
+	case Opponent:
+		str("opponent", l.Move.UCI())
+	case TakeBack:
+		dst = append(dst, `,"takeback":`...)
+		dst = strconv.AppendInt(dst, int64(l.Plies), 10)
+		str("side", l.Side)
 	}
 	return append(dst, '}', '\n')
 }

@@ -24,6 +24,9 @@ func TestParseKinds(t *testing.T) {
 		{`{"t":990,"promote":"n","side":"white"}`, Line{T: 990 * time.Millisecond, Kind: Promote, Piece: board.Knight, Side: "white"}},
 		{`{"t":1.5,"seq":7,"lift":"a1","extra":{"x":1}}`, Line{T: 1500 * time.Microsecond, Kind: Lift, Square: 0, Seq: 7}},
 		{`{"t":3,"arbiter":"annul"}`, Line{T: 3 * time.Millisecond, Kind: Arbiter, Action: "annul", Side: "arbiter"}},
+		{`{"t":4,"remote":"black"}`, Line{T: 4 * time.Millisecond, Kind: Remote, Side: "black"}},
+		{`{"t":5,"opponent":"e7e8n"}`, Line{T: 5 * time.Millisecond, Kind: Opponent, Move: board.Move{From: 52, To: 60, Promo: board.Knight}}},
+		{`{"t":6,"takeback":2,"side":"white"}`, Line{T: 6 * time.Millisecond, Kind: TakeBack, Plies: 2, Side: "white"}},
 	}
 	for _, tt := range tests {
 		got, err := Parse([]byte(tt.in))
@@ -57,7 +60,16 @@ func TestParseFaults(t *testing.T) {
 		{`{"t":1,"choose":"king","side":"green"}`, `side "green"`},
 		{`{"t":1,"promote":"k","side":"white"}`, `promote "k"`},
 		{`{"t":1,"setup":"nonsense"}`, "setup"},
+		{`{"t":1,"setup":"8/8/8/8/8/8/8/Kk6 w - - 0 1"}`, "setup: FEN \"8/8/8/8/8/8/8/Kk6 w - - 0 1\": illegal position: the kings touch"},
+		{`{"t":1,"setup":"4k3/8/8/8/8/8/8/3PK3 w - - 0 1"}`, "a white pawn on d1"},
+		{`{"t":9223372036854,"lift":"e2"}`, `"t" 9.223372036854e+12 is not a time`},
+		{`{"t":1e300,"lift":"e2"}`, "is not a time"},
 		{`{"t":1,"lift":"e2"} {"t":2}`, "more than one JSON value"},
+		{`{"t":1,"remote":"green"}`, `remote "green"`},
+		{`{"t":1,"opponent":"e9e8"}`, `opponent "e9e8"`},
+		{`{"t":1,"takeback":0,"side":"white"}`, "takeback 0"},
+		{`{"t":1,"takeback":1}`, "takeback: side"},
+		{`{"t":1,"remote":"black","lift":"e2"}`, "more than one input"},
 	}
 	for _, tt := range tests {
 		_, err := Parse([]byte(tt.in))
@@ -110,8 +122,20 @@ func FuzzParse(f *testing.F) {
 		if err != nil {
 			t.Fatalf("Append of a parsed line does not parse: %v", err)
 		}
-		if back.Kind != l.Kind || back.Square != l.Square || back.Occupancy != l.Occupancy {
+		if back != l {
 			t.Fatalf("round trip changed the line: %+v -> %+v", l, back)
 		}
 	})
+}
+
+// TestLatestTimeCannotOverflow: the latest time a line may carry leaves room
+// for every timer the game adds to it.
+func TestLatestTimeCannotOverflow(t *testing.T) {
+	l, err := Parse([]byte(`{"t":1000000000000,"lift":"e2"}`))
+	if err != nil || l.T != MaxT {
+		t.Fatalf("the latest time: %+v, %v", l, err)
+	}
+	if sum := l.T + 100*365*24*time.Hour; sum < l.T {
+		t.Errorf("a century after MaxT overflows: %v", sum)
+	}
 }

@@ -48,12 +48,17 @@ type calBoard struct {
 	session  *calibration.Session
 	stateDir string
 	sim      *calibration.SimBoard
+	cal      *calibration.Calibration // the saved calibration, when asked for
 	close    func() error
 }
 
 // openCalBoard opens the configured board, or the simulated one. Errors
-// that are the user's (flags, configuration) are usageErrors.
-func openCalBoard(env *environment, f *calFlags, out io.Writer) (*calBoard, error) {
+// that are the user's (flags, configuration) are usageErrors. With
+// calibrated, the board's saved calibration is read first, and a board
+// never calibrated (or its calibration unreadable) is refused before any
+// hardware is opened or any directory made; otherwise the state directory
+// is made for the calibration to come.
+func openCalBoard(env *environment, f *calFlags, out io.Writer, calibrated bool) (*calBoard, error) {
 	var c *config.Config
 	switch {
 	case f.config != "":
@@ -78,10 +83,15 @@ func openCalBoard(env *environment, f *calFlags, out io.Writer) (*calBoard, erro
 	if err != nil {
 		return nil, usageError{err}
 	}
-	if err := os.MkdirAll(dir, 0o750); err != nil {
+	b := &calBoard{stateDir: dir, close: func() error { return nil }}
+	if calibrated {
+		// SelfTest itself refuses a calibration made on other hardware.
+		if b.cal, err = calibration.LoadAny(calibration.Path(dir)); err != nil {
+			return nil, err
+		}
+	} else if err := os.MkdirAll(dir, 0o750); err != nil {
 		return nil, fmt.Errorf("state directory %s: %w", dir, err)
 	}
-	b := &calBoard{stateDir: dir, close: func() error { return nil }}
 	s := &calibration.Session{Out: out, Terminal: isTerminal(out)}
 	b.session = s
 	if f.sim || c == nil || c.Sensor.Wiring == config.WiringSim {
@@ -178,29 +188,33 @@ func isTerminal(w io.Writer) bool {
 // and a summary. Exit status 0: saved, board fit; 1: saved with faults, or
 // failed; 2: usage; 130: interrupted (progress kept).
 func runCalibrate(ctx context.Context, env *environment, args []string) int {
-	fs := flag.NewFlagSet("calibrate", flag.ContinueOnError)
-	fs.SetOutput(env.stderr)
-	fs.Usage = func() {
-		fmt.Fprintln(env.stderr, "usage: boardd calibrate [flags]")
-		fmt.Fprintln(env.stderr, "\nLearns each square's sensor levels, the sensor and LED wiring and the orientation,")
-		fmt.Fprintln(env.stderr, "with the LEDs guiding; interrupt with Ctrl-C or q and run again to resume.")
-		fmt.Fprintln(env.stderr, "\nflags:")
-		fs.PrintDefaults()
+	h := &helpText{
+		name:  "calibrate",
+		usage: []string{"calibrate [flags]"},
+		about: "Learns a board of analogue Hall sensors, once before play: every square's sensor levels, which sensor and which LED is which square, and where a1 is. Clear the board and press Enter; put a White man on each square the wizard names, lifting it when told, and a Black man on each square the LEDs light. q or Ctrl-C stops; the next run resumes where it left off. The result is saved as calibration.json in the state directory, with a summary of weak or suspicious squares.\n\n" +
+			"Without hardware configured it calibrates a simulated analogue board, which --sim-auto also plays by itself.",
+		groups: []flagGroup{
+			{"The board", []string{"config", "state-dir", "restart"}},
+			{"The simulated board", []string{"sim", "sim-auto", "sim-seed", "sim-faults", "sim-speed", "sim-no-leds"}},
+		},
+		examples: []string{
+			"boardd calibrate                     # the configured board, the LEDs guiding",
+			"boardd calibrate --restart           # start over",
+			"boardd calibrate --sim --sim-auto    # try it on the simulated board",
+		},
+		exit: "Exit status: 0 when saved and the board is fit; 1 when saved with faults, or failed; 2 for a bad command line or configuration; 130 when interrupted (the progress is kept).",
 	}
+	fs := h.flags()
 	var f calFlags
 	f.register(fs)
 	restart := fs.Bool("restart", false, "discard the saved progress of an interrupted calibration and start over")
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return 0
-		}
-		return 2
+	if code, ok := h.parse(env, fs, args); !ok {
+		return code
 	}
-	if fs.NArg() > 0 {
-		fmt.Fprintf(env.stderr, "boardd calibrate: unexpected argument %q\n", fs.Arg(0))
-		return 2
+	if code, ok := h.noArgs(env, fs); !ok {
+		return code
 	}
-	b, err := openCalBoard(env, &f, env.stdout)
+	b, err := openCalBoard(env, &f, env.stdout, false)
 	if err != nil {
 		return failed(env, "calibrate", err)
 	}

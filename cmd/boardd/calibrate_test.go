@@ -42,7 +42,7 @@ func TestCalibrateAndSelftestCommands(t *testing.T) {
 		{"empty board only", simArgs(dir, "--no-walk", "--no-leds", "--sim-faults", "stuck=h3"), 1, []string{"stuck-on   h3"}},
 		{"another board", []string{"--sim", "--sim-auto", "--sim-speed", "0", "--state-dir", dir, "--sim-seed", "2"}, 1, []string{
 			"calibration was made on other hardware", `"sim analogue board (seed 1)"`, `"sim analogue board (seed 2)"`, "run 'boardd calibrate' to recalibrate"}},
-		{"no calibration", simArgs(t.TempDir()), 1, []string{"no calibration", "has not been calibrated", "run 'boardd calibrate'"}},
+		{"no calibration", simArgs(t.TempDir()), 1, []string{"no calibration", "the board was never calibrated; run 'boardd calibrate' to calibrate it"}},
 		{"bad fault", simArgs(dir, "--sim-faults", "melted=e4"), 2, []string{`unknown kind "melted"`}},
 		{"bad flag", []string{"--frobnicate"}, 2, []string{"flag provided but not defined"}},
 	} {

@@ -2,65 +2,70 @@ package main
 
 import (
 	"context"
-	"flag"
 	"fmt"
 	"strings"
 
 	"github.com/boardd/boardd/config"
+	"github.com/boardd/boardd/daemon"
 )
 
 // runConfig is `boardd config check FILE` (exit 0 if the file will do, 2
-// with every fault on stderr if not; no hardware is touched) and `boardd
-// config example [WIRING]` (a commented file that check accepts).
+// with every fault on stderr if not: every check `boardd run` makes before
+// it starts, the files the configuration names included; no hardware is
+// touched) and `boardd config example [WIRING]` (a commented file that
+// check accepts).
 func runConfig(ctx context.Context, env *environment, args []string) int {
-	usage := func() {
-		fmt.Fprintf(env.stderr, "usage: boardd config check FILE\n       boardd config example [WIRING]\n\nWIRING is one of %s (default sim).\n", strings.Join(config.Examples(), ", "))
+	h := &helpText{
+		name:  "config",
+		usage: []string{"config check FILE", "config example [WIRING]"},
+		about: "check reads a configuration file and checks every key and value against what boardd accepts: the drivers, the GPIO pins (against the Raspberry Pi's header, and no pin used twice), the buses, the law-set, the time control, the state directory; and what the file names beyond itself, as boardd run would at its start: the console's certificate and key, the hall's URL, credentials and verify key. It touches no hardware. A file check passes is one boardd run takes. It prints a one-line summary and exits 0 when the file will do; otherwise it prints every fault, with the key, the value and what was expected, on stderr and exits 2.\n\n" +
+			"example prints a commented configuration for one wiring, which check accepts; WIRING is one of " + strings.Join(config.Examples(), ", ") + " (default sim). The comments name every key and every form its value may take.",
+		examples: []string{
+			"boardd config example hc165 > boardd.toml",
+			"boardd config check boardd.toml",
+			"sudo install -m 644 boardd.toml /etc/boardd/boardd.toml",
+		},
+		exit: "Exit status: 0 when the file will do (or the example is printed); 2 for a bad file or command line.",
 	}
 	if len(args) == 0 {
-		usage()
-		return 2
+		return h.fail(env, "check or example?")
 	}
-	switch args[0] {
-	case "-h", "--help", "help":
-		usage()
+	sub := args[0]
+	rest := args[1:]
+	switch {
+	case isHelp(sub):
+		h.write(env.stdout, nil)
 		return 0
-	case "check":
-		fs := flag.NewFlagSet("config check", flag.ContinueOnError)
-		fs.SetOutput(env.stderr)
-		if err := fs.Parse(args[1:]); err != nil {
-			return 2
+	case sub == "check":
+		fs := h.flags()
+		if code, ok := h.parse(env, fs, rest); !ok {
+			return code
 		}
 		if fs.NArg() != 1 {
-			usage()
-			return 2
+			return h.fail(env, "check: want one FILE, not %d arguments", fs.NArg())
 		}
 		path := fs.Arg(0)
-		c, err := config.Load(path)
+		c, err := daemon.Check(daemon.Options{Config: path, Getenv: env.getenv})
 		if err != nil {
 			fmt.Fprintf(env.stderr, "boardd: %v\n", err)
 			return 2
 		}
-		leds := c.LED.Wiring
-		fmt.Fprintf(env.stdout, "%s: ok: sensor %s, LEDs %s, %d buttons, laws %s\n", path, c.Sensor.Wiring, leds, len(c.Buttons.Pins), c.Laws)
+		fmt.Fprintf(env.stdout, "%s: ok: sensor %s, LEDs %s, %d buttons, laws %s\n", path, c.Sensor.Wiring, c.LED.Wiring, len(c.Buttons.Pins), c.Laws)
 		return 0
-	case "example":
-		if len(args) > 2 {
-			usage()
-			return 2
+	case sub == "example":
+		fs := h.flags()
+		if code, ok := h.parse(env, fs, rest); !ok {
+			return code
 		}
-		wiring := ""
-		if len(args) == 2 {
-			wiring = args[1]
+		if fs.NArg() > 1 {
+			return h.fail(env, "example: one WIRING at a time")
 		}
-		text, err := config.Example(wiring)
+		text, err := config.Example(fs.Arg(0))
 		if err != nil {
-			fmt.Fprintf(env.stderr, "boardd: config example: %v\n", err)
-			return 2
+			return h.fail(env, "example: %v", err)
 		}
 		fmt.Fprint(env.stdout, text)
 		return 0
 	}
-	fmt.Fprintf(env.stderr, "boardd: config: unknown subcommand %q\n", args[0])
-	usage()
-	return 2
+	return h.fail(env, "unknown subcommand %q: want check or example", sub)
 }

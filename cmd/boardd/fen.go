@@ -2,25 +2,27 @@ package main
 
 import (
 	"context"
-	"flag"
 	"fmt"
 )
 
 func runFEN(ctx context.Context, env *environment, args []string) int {
-	fs := flag.NewFlagSet("fen", flag.ContinueOnError)
-	fs.SetOutput(env.stderr)
-	dirFlag := fs.String("state-dir", "", "state directory (default as for boardd run)")
-	fs.Usage = func() {
-		fmt.Fprintln(env.stderr, "usage: boardd fen [--state-dir D]")
-		fmt.Fprintln(env.stderr, "\nPrints the position of the game in progress as FEN, replayed from the journal.")
-		fs.PrintDefaults()
+	h := &helpText{
+		name:   "fen",
+		usage:  []string{"fen [--state-dir DIR]"},
+		about:  "Prints the position of the game in progress as FEN, replayed from the journal in the state directory; no running boardd is needed, and the journal is only read.",
+		groups: []flagGroup{{"Where", []string{"state-dir"}}},
+		examples: []string{
+			"sudo boardd fen --state-dir /var/lib/boardd",
+		},
+		exit: "Exit status: 0 when printed; 1 when there is no game in progress or the journal cannot be read; 2 for a bad command line.",
 	}
-	if err := fs.Parse(args); err != nil {
-		return 2
+	fs := h.flags()
+	dirFlag := fs.String("state-dir", "", "state directory (default $STATE_DIRECTORY, else $XDG_STATE_HOME/boardd, else ~/.local/state/boardd, as for boardd run)")
+	if code, ok := h.parse(env, fs, args); !ok {
+		return code
 	}
-	if fs.NArg() > 0 {
-		fs.Usage()
-		return 2
+	if code, ok := h.noArgs(env, fs); !ok {
+		return code
 	}
 	dir, err := stateDir(*dirFlag, env.getenv)
 	if err != nil {

@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/boardd/boardd/hall/actionsig"
 	"github.com/boardd/boardd/hall/mosquittotest"
 	"github.com/boardd/boardd/journal/journaltest"
 	"github.com/boardd/boardd/trace"
@@ -60,12 +61,19 @@ func TestHallBinary(t *testing.T) {
 	hp := startBoardd(t, bin, daemonEnv(), "hall", "--broker", br.URL(), "--state-dir", hallDir, "--listen", addr, "--round", "3", "--event", "Club night")
 	base := "http://" + addr
 	var token string
-	waitUntil(t, "the hall's token", 10*time.Second, func() bool {
+	waitUntil(t, "the hall's token and verify key", 10*time.Second, func() bool {
 		data, err := os.ReadFile(filepath.Join(hallDir, "arbiter-token"))
 		token = strings.TrimSpace(string(data))
-		return err == nil && len(token) == 32
+		_, kerr := os.Stat(filepath.Join(hallDir, actionsig.VerifyKeyFile))
+		return err == nil && len(token) == 32 && kerr == nil
 	})
-	write(filepath.Join(boardDir, "hall-token"), token+"\n")
+	// The board gets the hall's verify key, never its token or its signing
+	// key.
+	key, err := os.ReadFile(filepath.Join(hallDir, actionsig.VerifyKeyFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	write(filepath.Join(boardDir, actionsig.VerifyKeyFile), string(key))
 
 	p := journaltest.NewPlayer(0, journaltest.Timing{Step: 40 * time.Millisecond, Pause: 500 * time.Millisecond})
 	uci := strings.Fields("e2e4 e7e5 g1f3 b8c6 f1c4 g8f6 d2d3 f8c5")
@@ -141,6 +149,24 @@ func TestHallBinary(t *testing.T) {
 	if err := hp.wait(t, 10*time.Second); err != nil {
 		t.Errorf("boardd hall on SIGTERM: %v", err)
 	}
+	// Nothing on the board's card could act as the hall's arbiter.
+	signing, err := os.ReadFile(filepath.Join(hallDir, actionsig.KeyFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	filepath.WalkDir(boardDir, func(path string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		data, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if bytes.Contains(data, []byte(token)) || bytes.Contains(data, bytes.TrimSpace(signing)) {
+			t.Errorf("the board's %s holds the hall's arbiter token or signing key", path)
+		}
+		return nil
+	})
 }
 
 func hallUCI(t *testing.T, base, id string) []string {

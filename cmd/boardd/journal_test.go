@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"github.com/boardd/boardd/report"
 	"io"
 	"math/rand/v2"
 	"net"
@@ -220,6 +221,8 @@ func TestBinary(t *testing.T) {
 	bin := buildBoardd(t)
 	t.Run("SIGKILL at random points", func(t *testing.T) { testSIGKILL(t, bin) })
 	t.Run("systemd notifications", func(t *testing.T) { testSystemdNotifications(t, bin) })
+	t.Run("descriptors run out at a new game", func(t *testing.T) { testDescriptorsRunOut(t, bin) })
+	t.Run("full disk on a small tmpfs", func(t *testing.T) { testFullDisk(t, bin) })
 }
 
 // testSIGKILL plays a game into the real boardd binary on the simulated
@@ -229,7 +232,7 @@ func TestBinary(t *testing.T) {
 func testSIGKILL(t *testing.T, bin string) {
 	lines := killGame(t)
 	want := gamePGN(t, lines)
-	if !strings.Contains(want, `[Termination "checkmate"]`) || !strings.Contains(want, "by lapse") || !strings.Contains(want, "O-O") {
+	if !strings.Contains(want, `[TerminationDetails "checkmate`) || !strings.Contains(want, "by lapse") || !strings.Contains(want, "O-O") {
 		t.Fatalf("the game is not the one meant:\n%s", want)
 	}
 	dir := t.TempDir()
@@ -316,7 +319,7 @@ func testSIGKILL(t *testing.T, bin string) {
 		}
 		finished := false
 		for _, r := range g.Records {
-			if r.Kind == journal.KindReport && r.Report.Type == "result" {
+			if r.Kind == journal.KindReport && r.Report.Type == report.Result {
 				finished = true
 			}
 		}
@@ -498,5 +501,101 @@ func TestPGNAndFENCommands(t *testing.T) {
 		if !strings.Contains(errs, c.err) {
 			t.Errorf("%q: stderr %q, want %q", c.args, errs, c.err)
 		}
+	}
+}
+
+// TestPGNWarnsOfATornLastLine: with no daemon running, a last line cut
+// short is what a power cut left, and boardd pgn says so as boardd run
+// would; while a daemon holds the journal it is the line being written.
+func TestPGNWarnsOfATornLastLine(t *testing.T) {
+	dir := t.TempDir()
+	pl := journaltest.NewPlayer(0, journaltest.Timing{Step: 100 * time.Millisecond, Pause: 1200 * time.Millisecond})
+	if err := pl.Move("e2e4", "e7e5"); err != nil {
+		t.Fatal(err)
+	}
+	playInto(t, dir, pl.Lines)
+	f, err := os.OpenFile(filepath.Join(dir, journal.CurrentFile), os.O_WRONLY|os.O_APPEND, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.WriteString(`{"t":99000,"seq":`)
+	f.Close()
+	run := func() (int, string, string) {
+		var out, errb bytes.Buffer
+		env := &environment{stdout: &out, stderr: &errb, stdin: strings.NewReader(""), getenv: func(string) string { return "" }}
+		code := dispatch(t.Context(), env, []string{"pgn", "--state-dir", dir})
+		return code, out.String(), errb.String()
+	}
+	code, out, errs := run()
+	if code != 0 || !strings.Contains(out, "1. e4 e5 *") || !strings.Contains(errs, "warning:") || !strings.Contains(errs, "torn tail") {
+		t.Errorf("no daemon: exit %d, stderr %q, stdout\n%s", code, errs, out)
+	}
+	// A daemon holds the lock: no warning.
+	lock, err := os.OpenFile(filepath.Join(dir, journal.LockFile), os.O_RDWR, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer lock.Close()
+	if err := syscall.Flock(int(lock.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, errs := run(); code != 0 || errs != "" {
+		t.Errorf("a daemon running: exit %d, stderr %q", code, errs)
+	}
+}
+
+// TestPGNShowsAGameBeingArchived: a finished game still at the head of the
+// journal (its archiving failed) is listed and printed; the game in
+// progress is the one after it.
+func TestPGNShowsAGameBeingArchived(t *testing.T) {
+	dir := t.TempDir()
+	pl := journaltest.NewPlayer(0, journaltest.Timing{Step: 100 * time.Millisecond, Pause: 1200 * time.Millisecond})
+	if err := pl.Move("f2f3", "e7e5", "g2g4", "d8h4"); err != nil {
+		t.Fatal(err)
+	}
+	pl.Reset()
+	if err := pl.Move("d2d4"); err != nil {
+		t.Fatal(err)
+	}
+	playInto(t, dir, pl.Lines)
+	// Undo the archiving: game 1 back at the head of the journal.
+	games, _ := journal.List(dir)
+	first, _ := os.ReadFile(games[0].Journal)
+	cur, _ := os.ReadFile(filepath.Join(dir, journal.CurrentFile))
+	os.WriteFile(filepath.Join(dir, journal.CurrentFile), append(first, cur...), 0o640)
+	os.Remove(games[0].Journal)
+	os.Remove(games[0].PGN)
+	run := func(args ...string) (int, string, string) {
+		var out, errb bytes.Buffer
+		env := &environment{stdout: &out, stderr: &errb, stdin: strings.NewReader(""), getenv: func(string) string { return "" }}
+		code := dispatch(t.Context(), env, append(args, "--state-dir", dir))
+		return code, out.String(), errb.String()
+	}
+	for _, c := range []struct {
+		args []string
+		want []string
+	}{
+		{[]string{"pgn"}, []string{"1. d4 *"}},
+		{[]string{"pgn", "--game", "1"}, []string{"2. g4 Qh4# 0-1"}},
+		{[]string{"pgn", "--list"}, []string{"being archived", "2 (in progress)"}},
+	} {
+		code, out, errs := run(c.args...)
+		for _, w := range c.want {
+			if code != 0 || !strings.Contains(out, w) {
+				t.Errorf("%q: exit %d, stderr %q, no %q in\n%s", c.args, code, errs, w, out)
+			}
+		}
+	}
+	// boardd run's journal archives it at start.
+	j, g, err := journal.Open(journal.Options{Dir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	j.Close()
+	if games, _ := journal.List(dir); len(games) != 1 || g.Header.Game != 2 || len(g.Finished) != 1 {
+		t.Errorf("after open: archive %+v, game %d", games, g.Header.Game)
+	}
+	if g, _ := journal.Read(dir); len(g.Finished) != 0 {
+		t.Errorf("game 1 still at the head of the journal")
 	}
 }

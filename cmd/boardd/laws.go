@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"flag"
 	"fmt"
 	"io"
 	"strconv"
@@ -19,25 +18,28 @@ func lawIDs() string { return strings.Join(lawset.IDs(), ", ") }
 // runLaws is `boardd laws [--json] [--width N] [SET | SET:NUMBER]`: the
 // law-sets, every law of one set with how boardd applies it, or one law.
 func runLaws(ctx context.Context, env *environment, args []string) int {
-	fs := flag.NewFlagSet("laws", flag.ContinueOnError)
-	fs.SetOutput(env.stderr)
-	fs.Usage = func() {
-		fmt.Fprintf(env.stderr, "usage: boardd laws [--json] [--width N] [SET | SET:NUMBER]\n\n"+
-			"Without an argument, lists the law-sets. With a law-set id (%s), prints every\n"+
-			"law of it: what it says, in boardd's words, and how boardd applies it. With a law id such\n"+
-			"as nycc:XII or fide2023:7.5.1, prints that law alone.\n\nflags:\n", lawIDs())
-		fs.PrintDefaults()
+	h := &helpText{
+		name:  "laws",
+		usage: []string{"laws [--json] [--width N] [SET | SET:NUMBER]"},
+		about: "Without an argument, lists the law-sets boardd carries (" + lawIDs() + ") with their year and number of laws. With a law-set id, prints every law of it: a summary in boardd's own words, how boardd applies it, and whether it is applied, partly applied, planned, or outside what a board can sense. With a law id such as nycc:XII or fide2023:7.5.1, prints that law alone. Flags may come before or after the id.",
+		groups: []flagGroup{
+			{"Output", []string{"json", "width"}},
+		},
+		examples: []string{
+			"boardd laws                    # the five law-sets",
+			"boardd laws sarratt1808        # every law of Sarratt's code",
+			"boardd laws fide2023:7.5.1     # one law",
+			"boardd laws nycc --json        # for tools",
+		},
 	}
+	fs := h.flags()
 	asJSON := fs.Bool("json", false, "print JSON for tools instead of text")
 	width := fs.Int("width", 0, "wrap text at this many columns, at least 40 (default: $COLUMNS, else 80)")
 	// Flags may come before or after the id.
 	var rest []string
 	for {
-		if err := fs.Parse(args); err != nil {
-			if err == flag.ErrHelp {
-				return 0
-			}
-			return 2
+		if code, ok := h.parse(env, fs, args); !ok {
+			return code
 		}
 		if fs.NArg() == 0 {
 			break
@@ -46,8 +48,7 @@ func runLaws(ctx context.Context, env *environment, args []string) int {
 		args = fs.Args()[1:]
 	}
 	if len(rest) > 1 {
-		fmt.Fprintf(env.stderr, "boardd laws: one law-set or law id at a time, not %q\n", strings.Join(rest, " "))
-		return 2
+		return h.fail(env, "one law-set or law id at a time, not %q", strings.Join(rest, " "))
 	}
 	cols := *width
 	if cols == 0 {
@@ -122,10 +123,14 @@ type lawEntryJSON struct {
 	Summary     string     `json:"summary"`
 	Application string     `json:"application"`
 	Status      string     `json:"status"`
+	// Scenarios (testdata/laws) and Tests (Go tests) show boardd applying
+	// the law.
+	Scenarios []string `json:"scenarios,omitempty"`
+	Tests     []string `json:"tests,omitempty"`
 }
 
 func lawJSON(l lawset.Law) lawEntryJSON {
-	return lawEntryJSON{ID: l.ID, Title: l.Title, Summary: l.Summary, Application: l.Application, Status: l.Status.String()}
+	return lawEntryJSON{ID: l.ID, Title: l.Title, Summary: l.Summary, Application: l.Application, Status: l.Status.String(), Scenarios: l.Scenarios, Tests: l.Tests}
 }
 
 func lawSetList() []lawSetJSON {
@@ -205,6 +210,17 @@ func (t *textWriter) law(l lawEntryJSON) {
 	}
 	t.paragraph("    ", "    ", l.Summary)
 	t.paragraph("    boardd: ", "            ", l.Application)
+	if len(l.Scenarios)+len(l.Tests) > 0 {
+		// One name a line (a scenario in testdata/laws, or a Go test as
+		// package.TestName): a name is not broken.
+		t.printf("    shown by:\n")
+		for _, s := range l.Scenarios {
+			t.printf("        testdata/laws/%s.trace\n", s)
+		}
+		for _, s := range l.Tests {
+			t.printf("        %s\n", s)
+		}
+	}
 }
 
 // paragraph prints text wrapped at t.cols, the first line after first and

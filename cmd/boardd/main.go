@@ -43,6 +43,7 @@ func commands() []command {
 		{"pgn", "print the current or a finished game as PGN", runPGN},
 		{"fen", "print the current position as FEN", runFEN},
 		{"hall", "serve the club hall: every board at once, rulings, live broadcast", runHall},
+		{"version", "print boardd's version, the commit it was built from and its date", runVersion},
 	}
 }
 
@@ -55,11 +56,18 @@ func main() {
 }
 
 func dispatch(ctx context.Context, env *environment, args []string) int {
-	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
+	switch {
+	case len(args) == 0:
+		fmt.Fprintln(env.stderr, "boardd: no command")
 		usage(env.stderr)
-		if len(args) == 0 {
-			return 2
-		}
+		return 2
+	case args[0] == "--version" || args[0] == "-version":
+		return runVersion(ctx, env, args[1:])
+	case args[0] == "help" && len(args) > 1:
+		// boardd help COMMAND is boardd COMMAND --help.
+		return dispatch(ctx, env, []string{args[1], "--help"})
+	case isHelp(args[0]):
+		usage(env.stdout)
 		return 0
 	}
 	for _, c := range commands() {
@@ -73,7 +81,8 @@ func dispatch(ctx context.Context, env *environment, args []string) int {
 }
 
 func usage(w io.Writer) {
-	fmt.Fprintln(w, "usage: boardd COMMAND [flags]")
+	fmt.Fprintln(w, "boardd: a smart chessboard daemon and its tools")
+	fmt.Fprintln(w, "\nusage: boardd COMMAND [flags] [arguments]")
 	fmt.Fprintln(w, "\ncommands:")
 	cs := commands()
 	sort.Slice(cs, func(i, j int) bool { return cs[i].name < cs[j].name })
@@ -84,5 +93,6 @@ func usage(w io.Writer) {
 	for _, c := range cs {
 		fmt.Fprintf(w, "  %s%s  %s\n", c.name, strings.Repeat(" ", width-len(c.name)), c.summary)
 	}
-	fmt.Fprintln(w, "\nRun 'boardd COMMAND -h' for a command's flags.")
+	fmt.Fprintln(w, "\nRun 'boardd COMMAND -h' (or 'boardd help COMMAND') for a command's flags and examples;")
+	fmt.Fprintln(w, "'boardd --version' for the version. To start: 'boardd run', then open http://127.0.0.1:8080.")
 }

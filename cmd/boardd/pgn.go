@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -14,23 +13,33 @@ import (
 )
 
 func runPGN(ctx context.Context, env *environment, args []string) int {
-	fs := flag.NewFlagSet("pgn", flag.ContinueOnError)
-	fs.SetOutput(env.stderr)
-	dirFlag := fs.String("state-dir", "", "state directory (default as for boardd run)")
+	h := &helpText{
+		name:  "pgn",
+		usage: []string{"pgn [--state-dir DIR] [--game N | --list]"},
+		about: "Prints the game in progress as PGN, replayed from the journal in the state directory (no running boardd is needed, and the journal is only read), or a finished game from the archive, or the list of games.",
+		groups: []flagGroup{
+			{"Which game", []string{"game", "list"}},
+			{"Where", []string{"state-dir"}},
+		},
+		examples: []string{
+			"sudo boardd pgn --state-dir /var/lib/boardd            # the game in progress",
+			"sudo boardd pgn --state-dir /var/lib/boardd --list     # finished games",
+			"sudo boardd pgn --state-dir /var/lib/boardd --game 3   # one of them",
+		},
+		exit: "Exit status: 0 when printed; 1 when there is no such game or the journal cannot be read; 2 for a bad command line.",
+	}
+	fs := h.flags()
+	dirFlag := fs.String("state-dir", "", "state directory (default $STATE_DIRECTORY, else $XDG_STATE_HOME/boardd, else ~/.local/state/boardd, as for boardd run)")
 	number := fs.Uint64("game", 0, "print archived game number `N` instead of the game in progress")
 	list := fs.Bool("list", false, "list the archived games and the game in progress")
-	fs.Usage = func() {
-		fmt.Fprintln(env.stderr, "usage: boardd pgn [--state-dir D] [--game N | --list]")
-		fmt.Fprintln(env.stderr, "\nPrints the game in progress as PGN, replayed from the journal (no running daemon needed),")
-		fmt.Fprintln(env.stderr, "or an archived game, or the list of games.")
-		fs.PrintDefaults()
+	if code, ok := h.parse(env, fs, args); !ok {
+		return code
 	}
-	if err := fs.Parse(args); err != nil {
-		return 2
+	if code, ok := h.noArgs(env, fs); !ok {
+		return code
 	}
-	if fs.NArg() > 0 || *list && *number != 0 {
-		fs.Usage()
-		return 2
+	if *list && *number != 0 {
+		return h.fail(env, "--list or --game, not both")
 	}
 	dir, err := stateDir(*dirFlag, env.getenv)
 	if err != nil {
@@ -66,8 +75,10 @@ func currentGame(env *environment, dir string) (*game.Game, error) {
 		return nil, fmt.Errorf("no game in progress in %s", dir)
 	}
 	warnings := g.Warnings
-	if g.Torn() {
-		// The torn tail is the line a running daemon is writing: no news.
+	if g.Torn() && journal.InUse(dir) {
+		// The torn tail is the line the running daemon is writing: no
+		// news. With no daemon it is what a power cut left, and boardd
+		// run will say so too.
 		warnings = warnings[:len(warnings)-1]
 	}
 	for _, w := range warnings {
@@ -99,6 +110,16 @@ func printArchived(w io.Writer, dir string, n uint64) error {
 		_, err = w.Write(data)
 		return err
 	}
+	// A finished game whose archiving has not finished is still at the
+	// head of the journal.
+	if g, err := journal.Read(dir); err == nil && g != nil {
+		for _, f := range g.Finished {
+			if f.Header.Game == n {
+				_, err := io.WriteString(w, f.ArchivePGN())
+				return err
+			}
+		}
+	}
 	return fmt.Errorf("no game %d in the archive of %s (boardd pgn --list shows what there is)", n, dir)
 }
 
@@ -124,6 +145,15 @@ func listGames(w io.Writer, dir string) error {
 		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\t%s\n", a.Game, or(tags["Date"]), or(tags["White"]), or(tags["Black"]), or(tags["Result"]), or(tags["LawSet"]), kept)
 	}
 	g, err := journal.Read(dir)
+	if err == nil && g != nil {
+		for _, f := range g.Finished {
+			if len(games) > 0 && games[len(games)-1].Game >= f.Header.Game {
+				continue // archived already, not yet cut off the journal
+			}
+			tags := journal.PGNTags([]byte(f.ArchivePGN()))
+			fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\t%s\n", f.Header.Game, or(tags["Date"]), or(tags["White"]), or(tags["Black"]), or(tags["Result"]), f.Header.Laws, "being archived (in "+journal.CurrentFile+")")
+		}
+	}
 	switch {
 	case err != nil:
 		fmt.Fprintf(tw, "-\t\t\t\t\t\tunreadable: %v\n", err)

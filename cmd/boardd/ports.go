@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"flag"
 	"fmt"
 	"strings"
 	"text/tabwriter"
@@ -11,17 +10,22 @@ import (
 )
 
 func runPorts(ctx context.Context, env *environment, args []string) int {
-	fs := flag.NewFlagSet("ports", flag.ContinueOnError)
-	fs.SetOutput(env.stderr)
-	fs.Usage = func() {
-		fmt.Fprintln(env.stderr, "usage: boardd ports\n\nList the serial ports that may be a board: path, USB VID:PID, product. Use one with\n--sensor serial:PATH --led serial:PATH, or serial:usb:VID:PID to find it by id.")
+	h := &helpText{
+		name:  "ports",
+		usage: []string{"ports"},
+		about: "Lists the serial ports that may be a board: the path, the USB vendor and product id, the product's name, its serial number and the stable names udev gives it. Use one with --sensor serial:PATH --led serial:PATH, or serial:usb:VID:PID to find the board by its USB id wherever it is plugged in.",
+		examples: []string{
+			"boardd ports",
+			"boardd run --sensor serial:usb:2E8A:000A --led serial:usb:2E8A:000A",
+		},
+		exit: "Exit status: 0 when the ports could be listed (perhaps none); 1 when they could not; 2 for a bad command line.",
 	}
-	if err := fs.Parse(args); err != nil {
-		return 2
+	fs := h.flags()
+	if code, ok := h.parse(env, fs, args); !ok {
+		return code
 	}
-	if fs.NArg() > 0 {
-		fs.Usage()
-		return 2
+	if code, ok := h.noArgs(env, fs); !ok {
+		return code
 	}
 	ports, err := serialport.List(serialport.ListOptions{})
 	if err != nil && len(ports) == 0 {

@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"log/slog"
@@ -17,16 +16,33 @@ import (
 )
 
 func runReplay(ctx context.Context, env *environment, args []string) int {
-	fs := flag.NewFlagSet("replay", flag.ContinueOnError)
-	fs.SetOutput(env.stderr)
+	h := &helpText{
+		name:  "replay",
+		usage: []string{"replay [flags] [--trace FILE | --trace -]"},
+		about: "Runs a trace (docs/trace-format.md: lifts, placements, presses, choices, each with its time) through the whole game in virtual time, as fast as it can, and prints one JSON line per decision: touches, adjustments, moves, irregularities with the options the law gives, rulings, mismatches, results, and a last end line with the FEN and the PGN.",
+		groups: []flagGroup{
+			{"The game", []string{"laws", "time-control", "tournament", "odds"}},
+			{"Input and logs", []string{"trace", "log-level"}},
+		},
+		examples: []string{
+			"boardd replay --laws sarratt1808 --trace testdata/laws/sarratt1808-false-castling.trace",
+			`printf '{"t":0,"lift":"e2"}\n{"t":400,"place":"e4"}\n' | boardd replay --trace -`,
+			"boardd replay --laws hastings1895 --time-control hastings1895 --trace clock/testdata/hastings-forfeit.trace",
+		},
+		exit: "Exit status: 0 when the trace is played to its end; 2 for a bad command line or a malformed trace line (boardd: trace line N: ...).",
+	}
+	fs := h.flags()
 	laws := fs.String("laws", "fide2023", "law-set id: "+lawIDs())
 	tracePath := fs.String("trace", "-", "trace file to replay, or - for standard input")
 	tournament := fs.Bool("tournament", false, "tournament mode: the arbiter exacts every penalty, nobody may waive one")
 	timeControl := fs.String("time-control", "", "time control: "+clock.Syntax)
 	odds := fs.String("odds", "", "a game at odds: the men given (squares, or pawn, knight, rook, queen, pawn-and-move), comma-separated; add 'move' to give the move too")
 	logLevel := fs.String("log-level", "warn", "log level on stderr: debug, info, warn or error")
-	if err := fs.Parse(args); err != nil {
-		return 2
+	if code, ok := h.parse(env, fs, args); !ok {
+		return code
+	}
+	if code, ok := h.noArgs(env, fs); !ok {
+		return code
 	}
 	if _, err := lawset.Lookup(*laws); err != nil {
 		fmt.Fprintf(env.stderr, "boardd: %v\n", err)

@@ -3,17 +3,35 @@ package main
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
+	"path/filepath"
 	"time"
 
+	"github.com/boardd/boardd/console"
 	"github.com/boardd/boardd/hwtest"
 	"github.com/boardd/boardd/serialport"
 )
 
 func runRig(ctx context.Context, env *environment, args []string) int {
-	fs := flag.NewFlagSet("rig", flag.ContinueOnError)
-	fs.SetOutput(env.stderr)
+	h := &helpText{
+		name:  "rig",
+		usage: []string{"rig --pty LINK [flags] SCENARIO...", "rig --port PATH [flags] SCENARIO..."},
+		about: "Plays scenarios into a running boardd as the board's microcontroller would, in real time, over the serial link: it lifts and places men, presses buttons, makes choices, pulls the cable, and checks boardd's reports and LEDs against each scenario's expectations, each within its deadline. It reports pass or fail per expectation and the latency from each physical event to the LEDs' answer. docs/rig.md describes the scenario files.\n\n" +
+			"Scenarios play one after the other on the same link. Before one that does not start where boardd's game stands (its position or law-set), the rig starts a new game there as the arbiter would, through boardd's console (--console, with the arbiter token from --state-dir), and sets the men of its start on the board; so the shipped scenarios run together in one command.",
+		groups: []flagGroup{
+			{"The line", []string{"pty", "port", "baud"}},
+			{"New games between scenarios", []string{"console", "state-dir", "board-id"}},
+			{"The board's timing", []string{"scan", "heartbeat", "debounce"}},
+			{"Waiting and logs", []string{"connect-timeout", "log-level"}},
+		},
+		examples: []string{
+			"boardd run --sensor serial:/tmp/board --led serial:/tmp/board --state-dir /tmp/rig-state &",
+			"boardd rig --pty /tmp/board --state-dir /tmp/rig-state hwtest/testdata/rig/*.jsonl",
+			"boardd rig --port /dev/ttyUSB0 --baud 115200 --console http://board.local:8080 --state-dir state scenario.jsonl",
+		},
+		exit: "Exit status: 0 when every scenario passes; 1 when one fails or the line fails; 2 for a bad command line or scenario file.",
+	}
+	fs := h.flags()
 	port := fs.String("port", "", "serial port to play on (boardd runs at the other end of the line)")
 	ptyLink := fs.String("pty", "", "make a pseudo-terminal pair and this symlink to its boardd end; run boardd with --sensor serial:LINK --led serial:LINK")
 	baud := fs.Int("baud", serialport.DefaultBaud, "line speed (also the wire time in the latency floor; a pty has none)")
@@ -22,16 +40,19 @@ func runRig(ctx context.Context, env *environment, args []string) int {
 	debounce := fs.Duration("debounce", 0, "boardd's debounce window, for the latency floor (default 20ms)")
 	connect := fs.Duration("connect-timeout", 15*time.Second, "how long to wait for boardd to answer")
 	logLevel := fs.String("log-level", "warn", "log level on stderr: debug, info, warn or error")
-	fs.Usage = func() {
-		fmt.Fprintln(env.stderr, "usage: boardd rig --port PATH | --pty LINK [flags] SCENARIO...\n\nPlay scenarios into a running boardd as the board's microcontroller would, in real time,\nand report each expectation and the latency from each event to the LEDs' answer.\nThe exit status is 0 when every scenario passes, 1 when one fails. See docs/rig.md.\n\nflags:")
-		fs.PrintDefaults()
+	consoleURL := fs.String("console", "http://127.0.0.1:8080", "the console of the boardd under test, where the rig starts new games between scenarios as the arbiter (empty: never; each scenario must then start where the game stands)")
+	dirFlag := fs.String("state-dir", "", "the state directory of the boardd under test, for its arbiter token (default as for boardd run)")
+	boardID := fs.String("board-id", "", "the board's id at the console (default: its only board)")
+	if code, ok := h.parse(env, fs, args); !ok {
+		return code
 	}
-	if err := fs.Parse(args); err != nil {
-		return 2
-	}
-	if (*port == "") == (*ptyLink == "") || fs.NArg() == 0 {
-		fs.Usage()
-		return 2
+	switch {
+	case *port == "" && *ptyLink == "":
+		return h.fail(env, "--pty LINK or --port PATH: where is the board's line?")
+	case *port != "" && *ptyLink != "":
+		return h.fail(env, "--pty or --port, not both")
+	case fs.NArg() == 0:
+		return h.fail(env, "no scenario to play")
 	}
 	logger, err := newLogger(env.stderr, *logLevel)
 	if err != nil {
@@ -60,10 +81,18 @@ func runRig(ctx context.Context, env *environment, args []string) int {
 	} else {
 		cable = &hwtest.PortCable{Path: *port, Baud: *baud}
 	}
-	rig, err := hwtest.NewRig(hwtest.RigOptions{
+	opts := hwtest.RigOptions{
 		Cable: cable, ScanPeriod: *scan, Heartbeat: *heartbeat, Baud: lineBaud,
 		Debounce: *debounce, ConnectTimeout: *connect, Logger: logger,
-	})
+	}
+	if *consoleURL != "" {
+		arb := &hwtest.ConsoleArbiter{URL: *consoleURL, Board: *boardID}
+		if dir, err := stateDir(*dirFlag, env.getenv); err == nil {
+			arb.TokenFile = filepath.Join(dir, console.TokenFile)
+		}
+		opts.NewGame = arb.NewGame
+	}
+	rig, err := hwtest.NewRig(opts)
 	if err != nil {
 		fmt.Fprintf(env.stderr, "boardd: %v\n", err)
 		return 2

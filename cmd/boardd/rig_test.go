@@ -2,8 +2,10 @@ package main
 
 import (
 	"errors"
+	"fmt"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"syscall"
 	"testing"
@@ -87,4 +89,70 @@ func TestRigAgainstBinary(t *testing.T) {
 	if err == nil && !strings.Contains(string(pgn), "1. e4 e5 2. Nf3 Nc6") {
 		t.Errorf("pgn:\n%s", pgn)
 	}
+}
+
+// TestRigRunsEveryScenarioInOneCommand runs the shipped scenarios together
+// with one `boardd rig`, as a rig operator would: each starts from its own
+// position, the rig starting a new game through the console (with the
+// arbiter token from boardd's state directory) where boardd's game stands
+// elsewhere.
+func TestRigRunsEveryScenarioInOneCommand(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs the binary, and plays every scenario in real time")
+	}
+	bin := buildBoardd(t)
+	dir := t.TempDir()
+	link := filepath.Join(dir, "board")
+	state := filepath.Join(dir, "state")
+	d := startBoardd(t, bin, daemonEnv(), "run", "--sensor", "serial:"+link, "--led", "serial:"+link, "--state-dir", state, "--listen", "127.0.0.1:0", "--log-level", "info")
+	url := consoleURL(t, d)
+	scenarios, err := filepath.Glob(rigScenario("*.jsonl"))
+	if err != nil || len(scenarios) < 6 {
+		t.Fatalf("scenarios %v (%v)", scenarios, err)
+	}
+	args := append([]string{"--console", url, "--state-dir", state}, scenarios...)
+	out, status := runRigBinary(t, bin, link, args...)
+	t.Logf("boardd rig:\n%s", out)
+	if strings.Contains(out, "not played") || !strings.Contains(out, fmt.Sprintf("%d scenarios: ", len(scenarios))) {
+		t.Fatalf("exit %d: a scenario was not played\nboardd's log:\n%s", status, d.stderr.String())
+	}
+	if status != 0 {
+		// The checks run in real time: on a machine busy with other tests
+		// an LED frame may miss its deadline. Each scenario failed is
+		// played once more, on its own, again from a new game.
+		var again []string
+		for _, m := range regexp.MustCompile(`(?m)^FAIL \S+ \((\S+)\)`).FindAllStringSubmatch(out, -1) {
+			again = append(again, m[1])
+		}
+		out, status = runRigBinary(t, bin, link, append([]string{"--console", url, "--state-dir", state}, again...)...)
+		t.Logf("boardd rig, the scenarios that failed played again:\n%s", out)
+		if want := fmt.Sprintf("%d scenarios: %d passed, 0 failed", len(again), len(again)); status != 0 || !strings.Contains(out, want) {
+			t.Fatalf("exit %d, want 0 and %q\nboardd's log:\n%s", status, want, d.stderr.String())
+		}
+	}
+	if n := strings.Count(d.stderr.String(), "action=new-game"); n < 3 {
+		t.Errorf("the rig started %d new games, want one before each scenario that starts elsewhere", n)
+	}
+
+	// Without a console, a scenario that starts elsewhere is not played,
+	// and the rig says why.
+	out, status = runRigBinary(t, bin, link, "--console", "", rigScenario("fools-mate.jsonl"))
+	if status != 1 || !strings.Contains(out, "not played: boardd's game stands at") || !strings.Contains(out, "let the rig start new games") {
+		t.Errorf("without a console: exit %d\n%s", status, out)
+	}
+}
+
+// consoleURL reads the console's address from boardd's log.
+func consoleURL(t *testing.T, d *proc) string {
+	t.Helper()
+	re := regexp.MustCompile(`msg=console url=(http://\S+)`)
+	deadline := time.Now().Add(10 * time.Second)
+	for time.Now().Before(deadline) {
+		if m := re.FindStringSubmatch(d.stderr.String()); m != nil {
+			return m[1]
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	t.Fatalf("boardd logged no console address:\n%s", d.stderr.String())
+	return ""
 }

@@ -3,33 +3,61 @@ package main
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 
+	"github.com/boardd/boardd/clock"
 	"github.com/boardd/boardd/daemon"
 )
 
 // runDaemon is `boardd run`: its flags, then the daemon until ctx ends.
 func runDaemon(ctx context.Context, env *environment, args []string) int {
-	fs := flag.NewFlagSet("run", flag.ContinueOnError)
-	fs.SetOutput(env.stderr)
+	h := &helpText{
+		name:  "run",
+		usage: []string{"run [flags]"},
+		about: "Runs one board: it reads the configuration (the flags over it), restores the game in progress from the journal in the state directory or begins one, and serves the console, where the arbiter rules and, on a simulated board, the page is the board. It runs until interrupted (Ctrl-C, SIGTERM); the journal keeps the game across restarts and power cuts.\n\n" +
+			"With no configuration file and no --sensor, the board is simulated: open the console's address in a browser and play by clicking. The arbiter token is made at the first start and shown once in the log as a link.",
+		groups: []flagGroup{
+			{"The game", []string{"laws", "time-control", "tournament", "odds"}},
+			{"The board", []string{"config", "sensor", "led", "input"}},
+			{"The console and the hall", []string{"listen", "tls-cert", "tls-key", "hall", "board-id"}},
+			{"Chess apps", []string{"emulate"}},
+			{"State and logs", []string{"state-dir", "archive-cap", "log-level"}},
+		},
+		examples: []string{
+			"boardd run                          # a simulated board: open http://127.0.0.1:8080",
+			"boardd run --laws sarratt1808       # under Sarratt's laws of 1808",
+			"boardd run --time-control 300+2     # five minutes and two seconds a move",
+			"boardd run --sensor serial:/dev/ttyACM0 --led serial:/dev/ttyACM0",
+			"boardd run --listen 0.0.0.0:8443 --tls-cert /etc/boardd/console.pem --tls-key /etc/boardd/console.key   # the console for the club's network, over HTTPS",
+			"boardd run --hall mqtts://broker.club.lan --board-id board-01",
+			"boardd run --emulate chesslink:/dev/ttyGS0   # chess apps drive the board as a Millennium ChessLink board",
+		},
+		exit: "Exit status: 0 when stopped; 1 when the board failed; 2 for a bad command line or configuration (every fault on stderr).",
+	}
+	fs := h.flags()
 	o := daemon.Options{Stdin: env.stdin, Stderr: env.stderr, Getenv: env.getenv}
 	fs.StringVar(&o.Config, "config", "", "configuration file (default /etc/boardd/boardd.toml if it exists; none: a simulated board)")
 	fs.StringVar(&o.Laws, "laws", "", "law-set id: "+lawIDs()+" (default from the config, else fide2023)")
 	fs.StringVar(&o.StateDir, "state-dir", "", "state directory (default $STATE_DIRECTORY, else $XDG_STATE_HOME/boardd, else ~/.local/state/boardd)")
-	fs.StringVar(&o.Listen, "listen", "", "console address (default 127.0.0.1:8080)")
+	fs.StringVar(&o.Listen, "listen", "", "console address (default 127.0.0.1:8080; 0.0.0.0:8443 for the club's network, with --tls-cert and --tls-key)")
+	fs.StringVar(&o.TLSCert, "tls-cert", "", "serve the console over HTTPS with this certificate (PEM; default from the config, else plain HTTP)")
+	fs.StringVar(&o.TLSKey, "tls-key", "", "the private key of --tls-cert (PEM)")
 	fs.StringVar(&o.Sensor, "sensor", "", "sensor driver: sim, none, serial:SPEC, hc165, mcp23017, matrix, mcp3008 or mcp3208 (default from the config, else sim)")
 	fs.StringVar(&o.LED, "led", "", "LED driver: none, sim, serial:SPEC, ws2812, sk6812, apa102, max7219 or ht16k33 (default from the config, else none)")
 	fs.StringVar(&o.Hall, "hall", "", "club hall broker, mqtt://host:port (default: no hall)")
 	fs.StringVar(&o.BoardID, "board-id", "", "this board's id in the hall (default the host name)")
-	fs.StringVar(&o.TimeControl, "time-control", "", "time control, e.g. 40/5400+30:1800+30, or a preset (default: no clock)")
+	fs.StringVar(&o.TimeControl, "time-control", "", "time control: "+clock.Syntax+" (default: no clock)")
 	fs.BoolVar(&o.Tournament, "tournament", false, "tournament mode: the arbiter exacts every penalty, nobody may waive one")
 	fs.StringVar(&o.Odds, "odds", "", "a game at odds: the men given (squares, or pawn, knight, rook, queen, pawn-and-move), comma-separated; add 'move' to give the move too")
 	fs.StringVar(&o.LogLevel, "log-level", "", "log level: debug, info, warn or error (default from the config, else info)")
 	fs.StringVar(&o.Input, "input", "", "play trace lines into the board from FILE, a FIFO, or - for standard input (a rig, a demonstration)")
 	fs.StringVar(&o.ArchiveCap, "archive-cap", "", "disk space for finished games, e.g. 64MiB (default 64MiB)")
-	if err := fs.Parse(args); err != nil {
-		return 2
+	fs.StringVar(&o.Emulate, "emulate", "", "answer chess apps as a Millennium ChessLink board on a serial port: chesslink:PATH, e.g. chesslink:/dev/ttyGS0 (a USB gadget port; docs/chesslink.md; default from the config, else none)")
+	if code, ok := h.parse(env, fs, args); !ok {
+		return code
+	}
+	if code, ok := h.noArgs(env, fs); !ok {
+		return code
 	}
 	if err := daemon.Run(ctx, o); err != nil {
 		fmt.Fprintf(env.stderr, "boardd: %v\n", err)

@@ -3,8 +3,6 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"errors"
-	"flag"
 	"fmt"
 
 	"github.com/boardd/boardd/calibration"
@@ -14,45 +12,45 @@ import (
 // walk against the board's calibration, then the report. Exit status 0: fit
 // for play; 1: unfit, or the test could not be completed; 2: usage.
 func runSelftest(ctx context.Context, env *environment, args []string) int {
-	fs := flag.NewFlagSet("selftest", flag.ContinueOnError)
-	fs.SetOutput(env.stderr)
-	fs.Usage = func() {
-		fmt.Fprintln(env.stderr, "usage: boardd selftest [flags]")
-		fmt.Fprintln(env.stderr, "\nFinds stuck-on and stuck-off sensors, crosstalk, crossed wires, noisy squares and")
-		fmt.Fprintln(env.stderr, "dead LEDs. Exit status 0: fit for play; 1: unfit (or not completed); 2: usage.")
-		fmt.Fprintln(env.stderr, "\nflags:")
-		fs.PrintDefaults()
+	h := &helpText{
+		name:  "selftest",
+		usage: []string{"selftest [flags]"},
+		about: "Checks a calibrated board (run 'boardd calibrate' first): it lights each rank (type the squares that stay dark), watches the empty board, then asks for a man on each square. It reports stuck-on and stuck-off sensors, crosstalk, crossed wires, noisy squares and dead LEDs, by square.",
+		groups: []flagGroup{
+			{"The board", []string{"config", "state-dir"}},
+			{"What to test", []string{"no-leds", "no-walk"}},
+			{"Output", []string{"json"}},
+			{"The simulated board", []string{"sim", "sim-auto", "sim-seed", "sim-faults", "sim-speed", "sim-no-leds"}},
+		},
+		examples: []string{
+			"boardd selftest",
+			"boardd selftest --json > selftest.json     # for a rig; the prompts go to stderr",
+			"boardd selftest --sim --sim-auto --sim-faults dead=e4,cross=c4+c3,deadled=f6",
+		},
+		exit: "Exit status: 0 when the board is fit for play; 1 when it is not, or the test could not be completed (no calibration); 2 for a bad command line or configuration.",
 	}
+	fs := h.flags()
 	var f calFlags
 	f.register(fs)
 	noLEDs := fs.Bool("no-leds", false, "skip the LED walk")
 	noWalk := fs.Bool("no-walk", false, "skip the man walk (stuck-off sensors and crossed wires are then not looked for)")
 	asJSON := fs.Bool("json", false, "print the report as JSON on stdout (the prompts go to stderr)")
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return 0
-		}
-		return 2
+	if code, ok := h.parse(env, fs, args); !ok {
+		return code
 	}
-	if fs.NArg() > 0 {
-		fmt.Fprintf(env.stderr, "boardd selftest: unexpected argument %q\n", fs.Arg(0))
-		return 2
+	if code, ok := h.noArgs(env, fs); !ok {
+		return code
 	}
 	out := env.stdout
 	if *asJSON {
 		out = env.stderr
 	}
-	b, err := openCalBoard(env, &f, out)
+	b, err := openCalBoard(env, &f, out, true)
 	if err != nil {
 		return failed(env, "selftest", err)
 	}
 	defer b.close()
-	cal, err := calibration.LoadAny(calibration.Path(b.stateDir))
-	if err != nil {
-		// SelfTest itself refuses a calibration made on other hardware.
-		return failed(env, "selftest", err)
-	}
-	rep, err := calibration.SelfTest(ctx, b.session, cal, calibration.SelfTestOptions{NoLEDs: *noLEDs, NoWalk: *noWalk})
+	rep, err := calibration.SelfTest(ctx, b.session, b.cal, calibration.SelfTestOptions{NoLEDs: *noLEDs, NoWalk: *noWalk})
 	if err != nil {
 		fmt.Fprintln(out)
 		return failed(env, "selftest", err)

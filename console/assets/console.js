@@ -8,22 +8,10 @@
   const TEXT = '\uFE0E'; // text, not emoji, presentation
   const TOKEN_KEY = 'boardd-arbiter-token';
   const FILES = 'abcdefgh';
-  const OPTION_TEXT = {
-    'stand': 'the move stands',
-    'recall': 'taken back; the offender moves freely',
-    'move-touched': 'taken back; the man touched must move',
-    'move-taken': 'taken back; the own man taken must move',
-    'take-touched': 'taken back; the adverse man touched must be taken',
-    'king': 'taken back; the king must move',
-    'rook': 'taken back; the rook must move',
-    'castle': 'taken back; castle correctly',
-    'replace': 'the adverse man goes back; the offender moves freely',
-    'keep-first': 'the second move is taken back',
-    'keep-all': 'both moves stand',
-    'annul': 'the game is annulled and begun anew',
-    'restore': 'the position before is set up again',
-    'promote-q': 'a queen', 'promote-r': 'a rook', 'promote-b': 'a bishop', 'promote-n': 'a knight',
-  };
+  const PIECE = { k: 'king', q: 'queen', r: 'rook', b: 'bishop', n: 'knight', p: 'pawn' };
+  // Option ids in plain words (GET /api/options), for the rulings in the
+  // move list; the pending choice brings its own words, naming the man.
+  let optionWords = {};
 
   const el = (id) => document.getElementById(id);
   let boardId = '';
@@ -32,10 +20,25 @@
   let flipped = false;
   let occupied = new Set();
   let queue = Promise.resolve();
-  const squares = {}; // name -> {led, man, unknown, unknownQ}
+  let inflight = 0; // inputs sent and not yet answered
+  // What the simulated board holds as this page last knew it: the men
+  // standing (square -> FEN letter) and the men in hand (the one set down
+  // next last). A state adopted while no input is in flight replaces it.
+  let men = {};
+  let hand = [];
+  let role = 'spectator';
+  const squares = {}; // name -> {led, man, unknown, unknownQ, held}
 
   const cap = (s) => s ? s[0].toUpperCase() + s.slice(1) : s;
-  const list = (xs) => (xs && xs.length) ? xs.join(', ') : 'none';
+  const low = (s) => s ? s[0].toLowerCase() + s.slice(1) : s;
+  // and joins words as a sentence does: "a", "a and b", "a, b and c".
+  const and = (xs, last = 'and') => xs.length < 2 ? (xs[0] || '') : `${xs.slice(0, -1).join(', ')} ${last} ${xs[xs.length - 1]}`;
+  const known = (letter) => !!letter && letter !== '?';
+  const side = (letter) => letter === letter.toUpperCase() ? 'white' : 'black';
+  const manName = (letter) => letter && PIECE[letter.toLowerCase()] ? `${side(letter)} ${PIECE[letter.toLowerCase()]}` : 'man';
+  const kindText = (k) => k === 'touch-move' ? k : String(k || '').replace(/-/g, ' ');
+  const chooserName = (c) => c === 'arbiter' ? 'the arbiter' : cap(c);
+  const words = (id) => optionWords[id] || (/^move-touched-[a-h][1-8]$/.test(id) ? `He must move the man on ${id.slice(-2)}` : id);
   const api = (path) => `/api/boards/${encodeURIComponent(boardId)}/${path}`;
 
   function svg(name, attrs, parent) {
@@ -74,22 +77,28 @@
   async function checkRole() {
     const headers = {};
     if (token) headers.Authorization = 'Bearer ' + token;
-    let role = 'spectator';
+    let who = 'spectator';
     try {
       const res = await fetch('/api/auth', { headers, cache: 'no-store' });
       const data = await res.json();
       if (res.ok) {
-        role = data.role;
+        who = data.role;
       } else {
         showMessage('The arbiter token was refused: ' + (data.error || res.status), 'error');
         token = '';
         try { localStorage.removeItem(TOKEN_KEY); } catch (e) { /* private mode */ }
       }
     } catch (e) { /* the stream reports the connection */ }
-    const r = el('role');
-    r.textContent = role === 'arbiter' ? 'arbiter' : 'spectator';
-    r.className = role;
+    setRole(who);
+  }
+
+  function setRole(r) {
+    role = r === 'arbiter' ? 'arbiter' : 'spectator';
+    const e = el('role');
+    e.textContent = role;
+    e.className = role;
     document.body.dataset.role = role;
+    if (state) drawPending(state);
   }
 
   // --- requests ----------------------------------------------------------
@@ -114,10 +123,16 @@
   }
 
   function send(body) {
+    inflight++;
     queue = queue.then(async () => {
       const ok = await post(api('input'), body);
-      // A refused lift or placement: the board is as the last state said.
-      if (!ok && state) occupied = new Set(state.occupied);
+      inflight--;
+      // Once every input is answered, the last state the board sent is the
+      // truth (a refused lift or placement changed nothing).
+      if (state && (!ok || inflight === 0)) {
+        adopt(state);
+        drawHand();
+      }
       return ok;
     });
     return queue;
@@ -155,23 +170,93 @@
         const unknown = svg('circle', { class: 'unknown', cx: x + 50, cy: y + 52, r: 30, visibility: 'hidden' }, g);
         const unknownQ = svg('text', { class: 'unknown-q', x: x + 50, y: y + 53, visibility: 'hidden' }, g);
         unknownQ.textContent = '?';
+        const held = svg('rect', { class: 'held', x: x + 6, y: y + 6, width: 88, height: 88, rx: 10, visibility: 'hidden' }, g);
         const man = svg('text', { class: 'man', x: x + 50, y: y + 56, 'data-square': name }, g);
         const hit = svg('rect', { class: 'hit', x, y, width: 100, height: 100, 'data-square': name }, g);
         hit.addEventListener('click', () => onSquare(name));
-        squares[name] = { led, man, unknown, unknownQ };
+        squares[name] = { led, man, unknown, unknownQ, held };
       }
     }
   }
 
+  // A click on the simulated board. On an empty square it sets down the
+  // man in hand; on a man it picks him up, unless a man of the other side
+  // is in hand: then it takes him (lifts him and sets the man in hand down
+  // on his square), so that a capture is two clicks like a quiet move. With
+  // "one man per click" every click lifts or sets down one man, to test the
+  // orders real hands work in.
   function onSquare(name) {
     if (!state || !state.simulated) return;
-    if (occupied.has(name)) {
-      occupied.delete(name);
-      send({ lift: name });
-    } else {
+    if (!occupied.has(name)) {
       occupied.add(name);
+      // The man set down is the last lifted, or, on the square the last
+      // left, the man of the other side lifted before him (a capture).
+      let i = hand.length - 1;
+      if (i >= 1 && hand[i].from === name && known(hand[i].man) && known(hand[i - 1].man) && side(hand[i].man) !== side(hand[i - 1].man)) i--;
+      const h = i >= 0 ? hand.splice(i, 1)[0] : null;
+      men[name] = h ? h.man : '?';
       send({ place: name });
+    } else if (takes(name)) {
+      // As the board follows hands: the man taken is in hand, the taker
+      // stands on his square.
+      const taker = hand.pop();
+      hand.push({ man: men[name], from: name });
+      men[name] = taker.man;
+      send({ lift: name });
+      send({ place: name });
+    } else {
+      occupied.delete(name);
+      hand.push({ man: men[name] || '?', from: name });
+      delete men[name];
+      send({ lift: name });
     }
+    drawHand();
+  }
+
+  // takes reports whether a click on the man on name takes him.
+  function takes(name) {
+    if (el('one-by-one').checked || !hand.length) return false;
+    const taker = hand[hand.length - 1].man, victim = men[name];
+    return known(taker) && known(victim) && side(taker) !== side(victim);
+  }
+
+  // adopt takes the simulated board's men and hand from a state, unless
+  // this page's own inputs are still on their way.
+  function adopt(st) {
+    if (inflight > 0) return;
+    occupied = new Set(st.occupied);
+    men = Object.assign({}, st.men);
+    hand = (st.hand || []).map((h) => ({ man: h.man, from: h.from }));
+  }
+
+  // drawHand says what is in hand and what the next click does.
+  function drawHand() {
+    const p = el('hand');
+    for (const s of Object.values(squares)) s.held.setAttribute('visibility', 'hidden');
+    // A man whose square a man of the other side now holds was taken: he
+    // is off the board for good, and no business of the next click.
+    const held = hand.filter((h) => !(known(men[h.from]) && known(h.man) && side(men[h.from]) !== side(h.man)));
+    if (!state || !state.simulated || !held.length) {
+      p.hidden = true;
+      p.textContent = '';
+      p.dataset.count = 0;
+      return;
+    }
+    for (const h of held) if (squares[h.from]) squares[h.from].held.setAttribute('visibility', 'visible');
+    const names = held.map((h) => `the ${manName(h.man)} from ${h.from}`);
+    const next = hand[hand.length - 1];
+    let text = `In hand: ${and(names)}. `;
+    if (held.length === 1 && next === held[0]) {
+      const other = known(next.man) ? (side(next.man) === 'white' ? 'black' : 'white') : '';
+      text += el('one-by-one').checked || !other
+        ? `Next click: an empty square sets him down (${next.from} puts him back); a click on a man picks him up too.`
+        : `Next click: an empty square sets him down (${next.from} puts him back); a ${other} man is taken.`;
+    } else {
+      text += `A click on an empty square sets down the ${manName(next.man)}.`;
+    }
+    p.textContent = text;
+    p.dataset.count = held.length;
+    p.hidden = false;
   }
 
   function drawSquares(st) {
@@ -208,28 +293,55 @@
   }
 
   // --- the panels --------------------------------------------------------
+  // fixText says what to put where and what to take off: "put the white
+  // pawn on e2; take the man off e4".
+  function fixText(st) {
+    const parts = [];
+    const put = st.missing.map((sq) => st.lifted[sq] ? `the ${manName(st.lifted[sq])} on ${sq}` : `a man on ${sq}`);
+    if (put.length) parts.push(`put ${and(put)}`);
+    if (st.extra.length === 1) parts.push(`take the man off ${st.extra[0]}`);
+    else if (st.extra.length) parts.push(`take the men off ${and(st.extra)}`);
+    return parts.join('; ');
+  }
+
   function statusText(st) {
     if (st.result) return `Game over: ${st.result.result}, ${st.result.reason}.`;
-    if (st.syncing && st.mismatch) {
-      return `The board does not match the game: put men on ${list(st.missing)}; clear ${list(st.extra)}.`;
-    }
-    if (st.syncing) return `Set the board as lit: put men on ${list(st.missing)}; clear ${list(st.extra)}.`;
-    if (st.pending) return `Waiting for ${st.pending.chooser === 'arbiter' ? 'the arbiter' : cap(st.pending.chooser)} to choose.`;
+    if (st.syncing && st.mismatch) return `The board does not match the game: ${fixText(st)}.`;
+    if (st.syncing) return `Set the board as lit: ${fixText(st)}.`;
+    if (st.pending) return `Waiting for ${chooserName(st.pending.chooser)} to choose.`;
+    const aw = st.remote && st.remote.awaiting;
+    if (aw) return `${cap(st.turn)} plays ${aw.san}: move the man from ${aw.from} to ${aw.to}.`;
     return `${cap(st.turn)} to move.`;
+  }
+
+  // faultText warns of what is wrong beside the game.
+  function faultText(st) {
+    const say = { sensor: 'the board\'s sensors are not to be trusted', journal: 'the game is not being saved' };
+    const f = (st.faults || []).map((x) => say[x] || x);
+    return f.length ? `Fault: ${and(f)}.` : '';
   }
 
   function noteText(r) {
     switch (r.type) {
-      case 'irregularity':
-        return `${r.kind} (${r.law}): ${r.offender} erred; ${r.chooser === 'arbiter' ? 'the arbiter decides' : r.chooser + ' chooses'} among ${r.options.map((o) => o.id).join(', ')}${r.reason ? ' (' + r.reason + ')' : ''}`;
-      case 'ruling':
-        return `ruling: ${r.option} (${OPTION_TEXT[r.option] || r.option}), by ${r.by === 'lapse' ? 'lapse of the right' : r.by} (${r.law})`;
-      case 'mismatch':
-        return `board out of step: missing ${list(r.missing)}; extra ${list(r.extra)}`;
+      case 'irregularity': {
+        const opts = (r.options || []).map((o) => low(words(o.id)));
+        const how = opts.length === 1 ? opts[0] : `${chooserName(r.chooser)} chooses: ${and(opts, 'or')}`;
+        return `${kindText(r.kind)} (${r.law}): ${cap(r.offender)} erred; ${how}${r.reason ? ' (' + r.reason + ')' : ''}.`;
+      }
+      case 'ruling': {
+        const what = low(words(r.option));
+        const law = r.law ? ` (${r.law})` : '';
+        if (r.by === 'lapse') return `The right to choose lapsed${law}: ${what}.`;
+        return `${r.by === 'arbiter' ? 'The arbiter ruled' : cap(r.by) + ' chose'}${law}: ${what}.`;
+      }
+      case 'mismatch': {
+        const fix = fixText({ missing: r.missing || [], extra: r.extra || [], lifted: {} });
+        return `The board is out of step: ${fix}.`;
+      }
       case 'synced':
-        return 'the board matches the game again';
+        return 'The board matches the game again.';
       case 'result':
-        return `result ${r.result}: ${r.reason} (${r.law})`;
+        return `Result ${r.result}: ${r.reason}${r.law ? ' (' + r.law + ')' : ''}.`;
       default:
         return r.type;
     }
@@ -276,15 +388,23 @@
     ol.scrollTop = ol.scrollHeight;
   }
 
-  function optionButton(o, i, side, colours, label) {
+  // choiceButton is one option on a button: its colour, its plain words;
+  // the id is for tools (data-option).
+  function choiceButton(o, i, who, colours, text) {
     const b = document.createElement('button');
     b.type = 'button';
+    b.className = 'choice';
     b.dataset.option = o.id;
-    b.dataset.side = side;
-    b.textContent = `${label}${o.id}`;
-    b.title = `${OPTION_TEXT[o.id] || o.id}; squares ${o.squares.join(', ')}`;
+    b.dataset.side = who;
     const c = colours[`option-${Math.min(i + 1, 6)}`];
-    if (c) b.style.borderColor = c;
+    const sw = document.createElement('span');
+    sw.className = 'swatch';
+    if (c) {
+      b.style.borderColor = c;
+      sw.style.background = c;
+    }
+    b.append(sw, document.createTextNode(text));
+    b.title = `${o.id}: squares ${o.squares.join(', ')}`;
     return b;
   }
 
@@ -292,35 +412,61 @@
     const sec = el('pending');
     const p = st.pending;
     sec.hidden = !p;
+    const players = el('player-options'), list = el('option-list'), arbiter = el('arbiter-options');
     if (!p) {
-      el('player-options').replaceChildren();
-      el('arbiter-options').replaceChildren();
+      players.replaceChildren();
+      list.replaceChildren();
+      arbiter.replaceChildren();
       return;
     }
     const who = p.chooser === 'arbiter' ? 'The arbiter decides' : `${cap(p.chooser)} chooses`;
     el('pending-text').textContent = `${p.kind} (${p.law}): ${cap(p.offender)} erred. ${who}.`;
     const colours = {};
     for (const l of st.leds) colours[l.role] = l.colour;
-    const players = [];
+    const text = (o, i) => (p.words && p.words[i]) || words(o.id);
+    const playerButtons = [];
     if (st.simulated && p.chooser !== 'arbiter') {
       p.options.forEach((o, i) => {
-        const b = optionButton(o, i, p.chooser, colours, `${cap(p.chooser)}: `);
+        const b = choiceButton(o, i, p.chooser, colours, text(o, i));
         b.addEventListener('click', () => send({ choose: o.id, side: p.chooser }));
-        players.push(b);
+        playerButtons.push(b);
       });
     }
-    el('player-options').replaceChildren(...players);
-    const rulings = p.options.map((o, i) => {
-      const b = optionButton(o, i, 'arbiter', colours, 'Arbiter rules: ');
-      b.addEventListener('click', () => arbiterAction({ action: 'choose', option: o.id }));
-      return b;
-    });
-    el('arbiter-options').replaceChildren(...rulings);
+    players.className = playerButtons.length ? 'choices' : '';
+    players.replaceChildren(...playerButtons);
+    const rulings = [];
+    if (role === 'arbiter') {
+      const head = document.createElement('p');
+      head.textContent = p.chooser === 'arbiter' ? 'Rule:' : `Or rule for ${cap(p.chooser)}, as the arbiter:`;
+      rulings.push(head);
+      p.options.forEach((o, i) => {
+        const b = choiceButton(o, i, 'arbiter', colours, text(o, i));
+        b.addEventListener('click', () => arbiterAction({ action: 'choose', option: o.id }));
+        rulings.push(b);
+      });
+    }
+    arbiter.className = rulings.length ? 'choices arbiter-only' : 'arbiter-only';
+    arbiter.replaceChildren(...rulings);
+    // Whoever may not choose here still sees what is being chosen.
+    const items = [];
+    if (!playerButtons.length && !rulings.length) {
+      p.options.forEach((o, i) => {
+        const li = document.createElement('li');
+        li.dataset.option = o.id;
+        const sw = document.createElement('span');
+        sw.className = 'swatch';
+        const c = colours[`option-${Math.min(i + 1, 6)}`];
+        if (c) sw.style.background = c;
+        li.append(sw, document.createTextNode(text(o, i)));
+        items.push(li);
+      });
+    }
+    list.replaceChildren(...items);
   }
 
   function render(st) {
     state = st;
-    occupied = new Set(st.occupied);
+    adopt(st);
     document.title = `boardd ${st.board}`;
     el('laws').textContent = `${st.laws.name} (${st.laws.id})${st.tournament ? ', tournament' : ''}`;
     el('laws').dataset.laws = st.laws.id;
@@ -330,6 +476,10 @@
     drawSquares(st);
     el('status').textContent = statusText(st);
     el('status').dataset.syncing = st.syncing ? (st.mismatch ? 'mismatch' : 'restore') : '';
+    const fault = el('fault');
+    fault.textContent = faultText(st);
+    fault.hidden = fault.textContent === '';
+    drawHand();
     drawPending(st);
     const res = el('result');
     res.hidden = !st.result;
@@ -340,12 +490,26 @@
   }
 
   // --- wiring ------------------------------------------------------------
+  // connect follows the board's events. A browser gives up on a stream the
+  // console refused (too many open: 503); the page opens it again after a
+  // pause, as the console's Retry-After asks.
   function connect() {
     const es = new EventSource(api('events'));
     const conn = el('conn');
     es.addEventListener('open', () => { conn.textContent = 'live'; conn.className = 'up'; });
-    es.addEventListener('error', () => { conn.textContent = 'reconnecting…'; conn.className = 'down'; });
+    es.addEventListener('error', () => {
+      conn.textContent = 'reconnecting…'; conn.className = 'down';
+      if (es.readyState === EventSource.CLOSED) setTimeout(connect, 10000);
+    });
     es.addEventListener('state', (e) => render(JSON.parse(e.data)));
+  }
+
+  async function loadWords() {
+    try {
+      const res = await fetch('/api/options');
+      optionWords = await res.json();
+      if (state) render(state);
+    } catch (e) { /* the ids stand for themselves */ }
   }
 
   async function loadLaws() {
@@ -391,6 +555,7 @@
       const id = el('laws-select').value;
       if (id && confirm(`Change the law-set to ${id}?`)) arbiterAction({ action: 'laws', value: id });
     });
+    el('one-by-one').addEventListener('change', drawHand);
     el('flip').addEventListener('click', () => {
       flipped = !flipped;
       buildBoard();
@@ -415,6 +580,7 @@
     buildBoard();
     wire();
     loadLaws();
+    loadWords();
     checkRole();
     connect();
   }

@@ -17,6 +17,7 @@ import (
 	"github.com/boardd/boardd/board"
 	"github.com/boardd/boardd/console"
 	"github.com/boardd/boardd/game"
+	"github.com/boardd/boardd/hall/actionsig"
 	"github.com/boardd/boardd/hall/broker"
 	"github.com/boardd/boardd/hall/uplink"
 	"github.com/boardd/boardd/journal"
@@ -33,8 +34,10 @@ type Options struct {
 	// Laws defaults to fide2023.
 	Game   game.Options
 	Broker *broker.Config
-	Token  string // the hall token the board accepts
-	Logger *slog.Logger
+	// Verifier is the hall's verify key: the board carries out the actions
+	// it signed (nil: none).
+	Verifier *actionsig.Verifier
+	Logger   *slog.Logger
 	// Connection and publishing settings (uplink.Options).
 	MinBackoff, MaxBackoff, KeepAlive, StateEvery time.Duration
 	// OnMove is told of each move the board makes, with its journal
@@ -146,7 +149,7 @@ func Start(ctx context.Context, o Options) (*Board, error) {
 		return nil, err
 	}
 	b.Uplink, err = uplink.Start(runCtx, uplink.Options{
-		Board: o.ID, Broker: o.Broker, Journal: j, Runner: b.Runner, Console: b.Local, StateDir: o.Dir, Token: o.Token,
+		Board: o.ID, Broker: o.Broker, Journal: j, Runner: b.Runner, Console: b.Local, StateDir: o.Dir, Verifier: o.Verifier,
 		Sensor: "sim", LED: "none", Logger: o.Logger,
 		MinBackoff: o.MinBackoff, MaxBackoff: o.MaxBackoff, KeepAlive: o.KeepAlive, StateEvery: o.StateEvery,
 	})

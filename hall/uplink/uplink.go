@@ -1,7 +1,9 @@
 // Package uplink is a board's link to the club hall: it publishes the
 // board's game to the hall's MQTT broker (protocol hall/wire), keeps the
 // board's state and health there as retained messages, and carries out the
-// arbiter actions the hall sends back when they bear the hall's token.
+// arbiter actions the hall sends back when they bear the hall's signature
+// for this board (package hall/actionsig): the board holds the hall's public
+// key only, never a secret that could act as the arbiter elsewhere.
 //
 // Events are published from the journal, store and forward: each journal
 // record the hall wants (a game's header, every report, a tag) goes out in
@@ -21,7 +23,6 @@ package uplink
 
 import (
 	"context"
-	"crypto/subtle"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -37,6 +38,7 @@ import (
 
 	"github.com/boardd/boardd/console"
 	"github.com/boardd/boardd/game"
+	"github.com/boardd/boardd/hall/actionsig"
 	"github.com/boardd/boardd/hall/broker"
 	"github.com/boardd/boardd/hall/wire"
 	"github.com/boardd/boardd/journal"
@@ -44,15 +46,13 @@ import (
 	"github.com/boardd/boardd/trace"
 )
 
-// Files in the state directory (or the credential directories).
-const (
-	// AckFile holds the hall's last acknowledgement: the sequence number up
-	// to which the hall holds the board's events.
-	AckFile = "hall-acked"
-	// TokenFile holds the hall's arbiter token: actions bearing another
-	// are ignored.
-	TokenFile = "hall-token"
-)
+// AckFile, in the state directory, holds the hall's last acknowledgement:
+// the sequence number up to which the hall holds the board's events.
+const AckFile = "hall-acked"
+
+// FaultNoKey is the health fault of a board without the hall's verify key:
+// it refuses every action.
+const FaultNoKey = "hall-key"
 
 // Journal is what the uplink reads the board's game from (*journal.Journal).
 type Journal interface {
@@ -80,8 +80,10 @@ type Options struct {
 	// StateDir holds AckFile, and the journal (for the current game's
 	// header when the state message needs it).
 	StateDir string
-	// Token is the hall's arbiter token; empty: every action is refused.
-	Token string
+	// Verifier checks that an action was signed by the hall for this
+	// board (the hall's actionsig.VerifyKeyFile); nil: every action is
+	// refused.
+	Verifier *actionsig.Verifier
 	// Sensor and LED name the board's drivers in its health.
 	Sensor, LED string
 	Logger      *slog.Logger
@@ -108,7 +110,7 @@ type Stats struct {
 	Next       uint64 // the first journal record not yet sent
 	Acked      uint64 // the hall's last acknowledgement
 	Actions    int    // actions carried out
-	Refused    int    // actions refused (a bad token, a choice not offered...)
+	Refused    int    // actions refused (not the hall's signature, a choice not offered...)
 	Duplicates int    // actions received again and not carried out twice
 }
 
@@ -195,9 +197,9 @@ func Start(ctx context.Context, o Options) (*Uplink, error) {
 	u.acked, u.ackSaved, u.next, u.prev = acked, acked, acked+1, acked
 	u.stats.Acked = acked
 	u.stateDirty, u.healthDue = true, true
-	if o.Token == "" {
-		u.faults = []string{"hall-token"}
-		u.log.Warn("hall: no hall token (" + TokenFile + "): the board refuses every arbiter action from the hall")
+	if o.Verifier == nil {
+		u.faults = []string{FaultNoKey}
+		u.log.Warn("hall: no hall verify key (" + actionsig.VerifyKeyFile + "): the board refuses every arbiter action from the hall")
 	}
 
 	will, err := wire.Encode(&wire.Health{Board: o.Board, Online: false})
@@ -627,7 +629,7 @@ func (u *Uplink) publishState() error {
 	if err != nil {
 		return err
 	}
-	faults := faultsOf(&st, u.o.Token == "")
+	faults := faultsOf(&st, u.o.Verifier == nil)
 	if err := u.publish(wire.Topic(u.o.Board, wire.KindState), payload, true); err != nil {
 		u.mu.Lock()
 		u.stateDirty = true
@@ -645,7 +647,7 @@ func (u *Uplink) publishState() error {
 }
 
 // faultsOf names the faults the board shows.
-func faultsOf(st *console.State, noToken bool) []string {
+func faultsOf(st *console.State, noKey bool) []string {
 	var out []string
 	for _, l := range st.LEDs {
 		if l.Role == "fault" {
@@ -653,8 +655,8 @@ func faultsOf(st *console.State, noToken bool) []string {
 			break
 		}
 	}
-	if noToken {
-		out = append(out, "hall-token")
+	if noKey {
+		out = append(out, FaultNoKey)
 	}
 	return out
 }
@@ -718,11 +720,10 @@ func (u *Uplink) act(a wire.Action) {
 	if dup {
 		return // carried out already: the broker delivered it twice
 	}
-	switch {
-	case u.o.Token == "":
-		reply.Error = "this board has no hall token (" + TokenFile + "): it takes no action from the hall"
-	case subtle.ConstantTimeCompare([]byte(a.Token), []byte(u.o.Token)) != 1:
-		reply.Error = "wrong hall token: the board ignores the action"
+	if u.o.Verifier == nil {
+		reply.Error = "this board has not the hall's verify key (" + actionsig.VerifyKeyFile + "): it takes no action from the hall"
+	} else if err := u.o.Verifier.Verify(&a, u.o.Board); err != nil {
+		reply.Error = "action ignored: " + err.Error()
 	}
 	if reply.Error != "" {
 		u.log.Warn("hall: action ignored", "id", a.ID, "action", a.Action, "why", reply.Error)
@@ -834,34 +835,4 @@ func (u *Uplink) saveAck() error {
 	u.ackSaved = acked
 	u.mu.Unlock()
 	return nil
-}
-
-// LoadToken reads the hall's arbiter token from the first of dirs that has
-// TokenFile ("" and no error when none has).
-func LoadToken(dirs ...string) (token, path string, err error) {
-	for _, d := range dirs {
-		if d == "" {
-			continue
-		}
-		p := filepath.Join(d, TokenFile)
-		if _, err := os.Stat(p); errors.Is(err, os.ErrNotExist) {
-			continue
-		}
-		t, err := ReadToken(p)
-		return t, p, err
-	}
-	return "", "", nil
-}
-
-// ReadToken reads the hall's arbiter token from the file at path.
-func ReadToken(path string) (string, error) {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return "", fmt.Errorf("hall token: %w", err)
-	}
-	t := strings.TrimSpace(string(data))
-	if len(t) < 16 || strings.ContainsFunc(t, func(r rune) bool { return r <= ' ' || r > '~' }) {
-		return "", fmt.Errorf("hall token %s: want at least 16 printable characters without spaces (the hall's arbiter-token)", path)
-	}
-	return t, nil
 }

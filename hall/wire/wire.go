@@ -169,8 +169,9 @@ type Health struct {
 	Sensor  string    `json:"sensor,omitempty"`
 	LED     string    `json:"led,omitempty"`
 	// Faults name what is wrong: "sensor" while the board shows a sensor
-	// fault, "journal" while the game is not being saved, "hall-token"
-	// when the board has no hall token and so refuses every action.
+	// fault, "journal" while the game is not being saved, "hall-key"
+	// when the board has not the hall's verify key and so refuses every
+	// action.
 	Faults []string `json:"faults,omitempty"`
 }
 
@@ -198,17 +199,19 @@ const (
 	ActionResult  = console.ActionResult
 )
 
-// Action is an arbiter action for one board (topic action). It bears the
-// hall's arbiter token; a board whose hall token differs ignores it. ID
-// names it in the reply and lets the board carry out each action once, even
-// when the broker delivers it twice.
+// Action is an arbiter action for one board (topic action). The hall signs
+// it for the board it is for (Board, Sig; package hall/actionsig); a board
+// carries out only what bears the hall's signature for itself. ID names it
+// in the reply and lets the board carry out each action once, even when the
+// broker delivers it twice.
 type Action struct {
 	V      int    `json:"v"`
 	ID     string `json:"id"`
-	Token  string `json:"token"`
+	Board  string `json:"board,omitempty"` // the board it is for (signed)
 	Action string `json:"action"`
 	Option string `json:"option,omitempty"` // choose: the option id
 	Value  string `json:"value,omitempty"`  // new-game: a FEN; laws: the id; result: 1-0, 0-1 or 1/2-1/2
+	Sig    []byte `json:"sig,omitempty"`    // the hall's Ed25519 signature (base64 in JSON)
 }
 
 // Reply answers an action (topic reply). Refused says the board would not
@@ -275,9 +278,10 @@ func (a *Action) Line() (trace.Line, error) {
 }
 
 // ActionFor returns the action that carries input l (a choice by the
-// arbiter, or an arbiter line) to a board, the inverse of Action.Line.
-func ActionFor(id, token string, l trace.Line) (Action, error) {
-	a := Action{V: Version, ID: id, Token: token}
+// arbiter, or an arbiter line) to a board, the inverse of Action.Line. The
+// hall signs it for the board before sending it.
+func ActionFor(id string, l trace.Line) (Action, error) {
+	a := Action{V: Version, ID: id}
 	switch l.Kind {
 	case trace.Choose:
 		if l.Side != trace.SideArbiter {

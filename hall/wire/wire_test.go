@@ -78,15 +78,15 @@ func TestActionLine(t *testing.T) {
 			continue
 		}
 		// ActionFor is the inverse.
-		back, err := ActionFor(c.a.ID, "tok", l)
-		if err != nil || back.Action != c.a.Action || back.Option != c.a.Option || back.Value != c.a.Value || back.Token != "tok" {
+		back, err := ActionFor(c.a.ID, l)
+		if err != nil || back.ID != c.a.ID || back.Action != c.a.Action || back.Option != c.a.Option || back.Value != c.a.Value {
 			t.Errorf("ActionFor(%+v) = %+v, %v", l, back, err)
 		}
 	}
-	if _, err := ActionFor("a1", "tok", trace.Line{Kind: trace.Lift}); err == nil {
+	if _, err := ActionFor("a1", trace.Line{Kind: trace.Lift}); err == nil {
 		t.Error("ActionFor took a player's lift")
 	}
-	if _, err := ActionFor("a1", "tok", trace.Line{Kind: trace.Choose, Option: "stand", Side: trace.SideBlack}); err == nil {
+	if _, err := ActionFor("a1", trace.Line{Kind: trace.Choose, Option: "stand", Side: trace.SideBlack}); err == nil {
 		t.Error("ActionFor chose as a player")
 	}
 }
@@ -115,7 +115,7 @@ func TestDecode(t *testing.T) {
 
 func TestDecodeEvent(t *testing.T) {
 	at := time.Date(2026, 3, 1, 19, 30, 0, 0, time.UTC)
-	rep := report.Report{Type: "move", T: 1500 * time.Millisecond, Side: "white", UCI: "e2e4", SAN: "e4", FEN: "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"}
+	rep := report.Report{Type: report.Move, T: 1500 * time.Millisecond, Side: "white", UCI: "e2e4", SAN: "e4", FEN: "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"}
 	good := []Event{
 		{Board: "b1", Seq: 7, Prev: 3, At: &at, Kind: EventReport, Report: rep.AppendJSON(nil)},
 		{Board: "b1", Seq: 1, Kind: EventHeader, Header: &Header{Game: 1, Laws: "fide2023", Tags: map[string]string{"Date": "2026.03.01"}}},
@@ -161,7 +161,7 @@ func TestDecodeEvent(t *testing.T) {
 // FuzzDecodeEvent: any payload is read or refused with an error, never a
 // panic; what is read encodes and reads back the same.
 func FuzzDecodeEvent(f *testing.F) {
-	rep := report.Report{Type: "irregularity", Kind: "touch-move", Law: "sarratt1808:7", Offender: "white", Chooser: "black",
+	rep := report.Report{Type: report.Irregularity, Kind: "touch-move", Law: "sarratt1808:7", Offender: "white", Chooser: "black",
 		Options: []report.Option{{ID: "stand", Squares: []string{"g1", "e4"}}}}
 	for _, e := range []Event{
 		{Board: "b1", Seq: 7, Prev: 3, Kind: EventReport, Report: rep.AppendJSON(nil)},

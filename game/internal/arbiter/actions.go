@@ -7,6 +7,7 @@ import (
 	"github.com/boardd/boardd/board"
 	"github.com/boardd/boardd/game/internal/gesture"
 	"github.com/boardd/boardd/lawset"
+	"github.com/boardd/boardd/pgn"
 	"github.com/boardd/boardd/report"
 )
 
@@ -20,11 +21,11 @@ func (g *Game) NewGame(t time.Duration, fen string) error {
 		if err != nil {
 			return fmt.Errorf("new-game: %w", err)
 		}
-		if start, err = board.Analyse(p); err != nil {
+		if start, err = g.analyses.Analyse(p); err != nil {
 			return fmt.Errorf("new-game: %w", err)
 		}
 	} else if !g.opts.keepSetup {
-		a, err := board.Analyse(board.Start())
+		a, err := g.analyses.Analyse(board.Start())
 		if err != nil {
 			return err
 		}
@@ -41,7 +42,7 @@ func (g *Game) NewGame(t time.Duration, fen string) error {
 func (g *Game) Annul(t time.Duration) {
 	g.emit(report.Report{Type: report.Ruling, T: t, Option: report.OptAnnul, By: report.Arbiter, Law: ""})
 	g.annulled++
-	g.begin(g.startAt)
+	g.annul(g.startAt, "game annulled by the arbiter")
 	g.exp = gesture.Expectation{Mode: gesture.Restore, Analysis: g.startAt}
 }
 
@@ -54,7 +55,7 @@ func (g *Game) Declare(t time.Duration, result report.Outcome) error {
 	if g.result != nil {
 		return fmt.Errorf("the game is already over (%s)", g.result.Result)
 	}
-	g.finish(t, result, "declared by the arbiter", "")
+	g.finishAs(t, pgn.Adjudication, result, "declared by the arbiter", "")
 	return nil
 }
 

@@ -40,6 +40,10 @@ func (g *Game) noteCheck(mover board.Color) {
 	pos := &g.cur.Position
 	checked := mover.Other()
 	switch {
+	case pos.InCheck(checked) && g.checks != nil && g.checks.checker == mover && g.checkedBefore(checked):
+		// The same check goes on (nycc:IV, hastings1895:VI): a late call
+		// recalls every move since it was given, not from this one.
+		g.checks.announced = g.checks.announced || g.announce[mover]
 	case pos.InCheck(checked):
 		g.checks = &checkState{checker: mover, ply: len(g.moves) - 1, announced: g.announce[mover], afterCheck: g.cur}
 	case g.checks != nil && !pos.InCheck(g.checks.checker.Other()):
@@ -50,6 +54,24 @@ func (g *Game) noteCheck(mover board.Color) {
 		g.falseCheck = &falseCheckState{by: mover, ply: len(g.moves)}
 	}
 	g.announce[mover] = false
+}
+
+// misledByFalseCheck reports whether side is in the turn right after its
+// adversary announced a check that was not given, under a code that frees
+// his touches then (philidor1825:XIV, sarratt1808:20).
+func (g *Game) misledByFalseCheck(side board.Color) bool {
+	fc := g.falseCheck
+	return g.laws.FalseCheckFreesTouch && fc != nil && fc.by == side.Other() && len(g.moves) == fc.ply
+}
+
+// checkedBefore reports whether side's king already stood in check before
+// the last move recorded.
+func (g *Game) checkedBefore(side board.Color) bool {
+	if len(g.moves) == 0 {
+		return false
+	}
+	before := g.moves[len(g.moves)-1].before
+	return before.InCheck(side)
 }
 
 // uncalledCheckAgainst reports whether side's king stands in a check that was
@@ -133,7 +155,7 @@ func (g *Game) afterFalseCheck(t time.Duration, mover board.Color) {
 		return
 	}
 	last := g.moves[len(g.moves)-1]
-	d := &decision{kind: report.KindFalseCheck, law: law, offender: fc.by, chooser: lawset.Offended, before: last.before, provisional: g.cur,
+	d := &decision{kind: report.KindFalseCheck, law: law, offender: fc.by, chooser: lawset.Offended, before: g.analysed(last.before), provisional: g.cur,
 		touched: last.move.From, recorded: true, recallTo: len(g.moves) - 1, lapseByOffender: true, lapseOnTouch: g.laws.FalseCheckLapsesOnTouch}
 	d.options = []report.Option{{ID: report.OptRecall, Squares: []string{last.move.From.String(), last.move.To.String()}}, {ID: report.OptStand, Squares: []string{last.move.To.String()}}}
 	g.raise(t, d)
@@ -154,6 +176,7 @@ func (g *Game) setupClaim(t time.Duration, side board.Color) bool {
 	early := countMoves(g.moves, board.White) < 4 || countMoves(g.moves, board.Black) < 4
 	missing := g.startAt.Position.Occupancy().Count() < start.Occupancy().Count()
 	rule := g.laws.Setup
+	anyTime := missing && rule.MissingAnyTime
 	law, chooser := rule.Law, lawset.ByArbiter
 	if missing {
 		law, chooser = rule.MissingLaw, rule.MissingChooser
@@ -165,7 +188,7 @@ func (g *Game) setupClaim(t time.Duration, side board.Color) bool {
 	case lawset.AnyTime:
 		early = true
 	}
-	if !early || law == "" {
+	if !early && !anyTime || law == "" {
 		return false
 	}
 	// The side whose man was forgotten is the one whose set is short.
@@ -177,17 +200,92 @@ func (g *Game) setupClaim(t time.Duration, side board.Color) bool {
 			}
 		}
 	}
-	a, err := board.Analyse(start)
+	a, err := g.analyses.Analyse(start)
 	if err != nil {
 		return false
 	}
 	d := &decision{kind: report.KindSetup, law: law, offender: offender, chooser: chooser, before: a, provisional: g.cur, touched: board.NoSquare, recorded: true, restart: a}
 	d.options = []report.Option{{ID: report.OptAnnul, Squares: []string{}}}
-	if chooser == lawset.Offended {
-		d.options = append(d.options, report.Option{ID: report.OptStand, Squares: []string{}})
+	if missing && chooser == lawset.Offended {
+		ids := rule.MissingOptions
+		if len(ids) == 0 {
+			ids = []report.OptionID{report.OptAnnul, report.OptStand}
+		}
+		d.options = d.options[:0]
+		for _, id := range ids {
+			switch id {
+			case report.OptPlaceForgotten:
+				// Only where the forgotten men's squares are free.
+				sqs := g.forgotten()
+				if len(sqs) == 0 {
+					continue
+				}
+				d.options = append(d.options, report.Option{ID: id, Squares: squareNames(sqs)})
+			default:
+				d.options = append(d.options, report.Option{ID: id, Squares: []string{}})
+			}
+		}
 	}
 	g.raise(t, d)
 	return true
+}
+
+// forgotten lists the home squares of the men left off at the start, each
+// free now; none if any of them is taken.
+func (g *Game) forgotten() []board.Square {
+	start := board.Start()
+	var out []board.Square
+	for sq, m := range start.Men {
+		s := board.Square(sq)
+		if m == board.NoMan || g.startAt.Position.Men[sq] != board.NoMan {
+			continue
+		}
+		if g.cur.Position.Men[sq] != board.NoMan {
+			return nil
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+// placeForgotten sets the men left off at the start on their home squares
+// in the current position (philidor1825:III); a rook regains its castling
+// right only while its king has never moved.
+func (g *Game) placeForgotten() *board.Analysis {
+	start := board.Start()
+	p := g.cur.Position
+	for _, sq := range g.forgotten() {
+		p.Men[sq] = start.Men[sq]
+		m := start.Men[sq]
+		if m.Kind() != board.Rook || g.kingMoved(m.Color()) {
+			continue
+		}
+		p.Castling |= board.Right(m.Color(), sq.File() == 7)
+	}
+	p.Castling &= castlingStillPossible(&p)
+	a, err := g.analyses.Analyse(p)
+	if err != nil {
+		return g.cur
+	}
+	return a
+}
+
+// kingMoved reports whether side's king has left its home square in the
+// game.
+func (g *Game) kingMoved(side board.Color) bool {
+	home := board.NewSquare(4, 0)
+	if side == board.Black {
+		home = board.NewSquare(4, 7)
+	}
+	if g.cur.Position.Men[home] != board.NewMan(side, board.King) {
+		return true
+	}
+	for _, r := range g.moves {
+		if r.move.From == home && r.side == side {
+			return true
+		}
+	}
+	return false
 }
 
 // looksLikeInitialSetUp reports whether p is meant as the initial position:

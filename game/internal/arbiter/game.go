@@ -46,11 +46,17 @@ type record struct {
 	move     board.Move
 	uci      string
 	san      string
-	fen      string
 	legal    bool
 	t        time.Duration
 	comments []string
-	before   *board.Analysis
+	// before is the position the move was made in (its legal moves are
+	// found again when a ruling needs them: a long game keeps a position a
+	// move, not an analysis).
+	before board.Position
+	// resume is the position play went on from after the move when the
+	// rules of movement do not lead there: a false move let stand, a man
+	// set in its place (the PGN is written from it).
+	resume *board.Position
 }
 
 // obligation is what the side to move must do with its next move.
@@ -96,22 +102,39 @@ type Game struct {
 	cur     *board.Analysis
 	exp     gesture.Expectation
 	moves   []record
-	keys    []board.RepetitionKey
-	out     []report.Report
+	seen    positions // every position since the start, for repetition
+	// analyses remembers the legal moves of the positions stood in lately
+	// (a repetition, a take-back, a restore costs a look-up).
+	analyses *board.AnalysisCache
+	out      []report.Report
 
-	pending    *decision
-	imposed    *obligation
-	touched    []gesture.TouchMark // unannounced touches of the side to move this turn
-	illegal    [2]int              // fide2023:7.5.5 completed illegal moves
-	count      *countState
-	restored   *restoreState
-	result     *report.Report
-	checks     *checkState
-	announce   [2]bool
-	falseCheck *falseCheckState
-	annulled   int
-	lastMove   board.Move
-	hasLast    bool
+	pending *decision
+	imposed *obligation
+	touched []gesture.TouchMark // unannounced touches of the side to move this turn
+	illegal [2]int              // fide2023:7.5.5 completed illegal moves
+	// remote: the side is played from off the board (an engine, an online
+	// opponent); awaiting is its announced move, not yet carried out.
+	remote   [2]bool
+	awaiting *board.Move
+	// movedSincePress: each side has made a move since it last pressed its
+	// clock (fide2023:6.2.2, 7.5.3).
+	movedSincePress [2]bool
+	count           *countState
+	restored        *restoreState
+	result          *report.Report
+	checks          *checkState
+	announce        [2]bool
+	falseCheck      *falseCheckState
+	annulled        int
+	// notes are the PGN notes of rulings made while no move stood;
+	// startResume is the position play went on from then, when a ruling
+	// changed it (a forgotten man set in its place before any move).
+	notes       []string
+	startResume *board.Position
+	// termination is the result's standard PGN Termination value.
+	termination string
+	lastMove    board.Move
+	hasLast     bool
 	// OnIllegal, when set, is told of each completed illegal move under a
 	// law-set with time penalties (the clock adds time to the opponent).
 	OnIllegal func(t time.Duration, offender board.Color, count int)
@@ -172,7 +195,7 @@ func NewGame(opts Options) (*Game, error) {
 		tags[k] = v
 	}
 	opts.Tags = tags // the game's own: SetTag changes it, nobody else
-	g := &Game{opts: opts, laws: opts.Laws, startAt: a}
+	g := &Game{opts: opts, laws: opts.Laws, startAt: a, analyses: board.NewAnalysisCache(64)}
 	g.begin(a)
 	return g, nil
 }
@@ -180,10 +203,13 @@ func NewGame(opts Options) (*Game, error) {
 func (g *Game) begin(a *board.Analysis) {
 	g.cur = a
 	g.moves = nil
-	g.keys = []board.RepetitionKey{a.Position.Key()}
+	g.seen.reset(a.Position.Key())
 	g.pending, g.imposed, g.touched, g.count, g.restored, g.result = nil, nil, nil, nil, nil, nil
 	g.checks, g.falseCheck, g.announce = nil, nil, [2]bool{}
 	g.illegal = [2]int{}
+	g.notes, g.startResume, g.termination = nil, nil, ""
+	g.movedSincePress = [2]bool{}
+	g.awaiting = nil
 	g.hasLast = false
 	g.exp = gesture.Expectation{Mode: gesture.Play, Analysis: a}
 }
@@ -252,17 +278,24 @@ func (g *Game) onTouch(gs gesture.Gesture) {
 			}
 		}
 	}
-	if gs.Side == g.cur.Position.Turn {
+	if gs.Side == g.cur.Position.Turn && !g.remote[gs.Side] {
 		g.touched = append(g.touched, gesture.TouchMark{T: gs.T, Square: gs.Square, Man: gs.Man})
 	}
 }
 
 func (g *Game) onAdjust(gs gesture.Gesture) {
 	g.emit(report.Report{Type: report.Adjust, T: gs.T, Side: gs.Side.String(), Square: gs.Square.String(), Announced: gs.Announced})
-	if g.result != nil || gs.Announced || gs.Side != g.cur.Position.Turn || g.pending != nil || g.imposed != nil {
+	if p := g.pending; p != nil && !p.pre && !p.lapseByOffender && gs.Announced && g.laws.AnnouncedTouchLapses &&
+		gs.Side == p.offender.Other() && gs.Side == g.exp.Analysis.Position.Turn && g.result == nil {
+		if !g.exactOnLapse(gs.T, p) {
+			g.lapse(gs.T)
+		}
 		return
 	}
-	if !g.laws.UnmovableKingPenalty || g.checkExempt() {
+	if g.result != nil || gs.Announced || gs.Side != g.cur.Position.Turn || g.pending != nil || g.imposed != nil || g.remote[gs.Side] {
+		return
+	}
+	if !g.laws.UnmovableKingPenalty || g.checkExempt() || g.misledByFalseCheck(gs.Side) {
 		return
 	}
 	a := g.cur
@@ -270,6 +303,9 @@ func (g *Game) onAdjust(gs gesture.Gesture) {
 	own := gs.Man.Color() == side
 	if own && len(a.MovesFrom(gs.Square)) > 0 {
 		return
+	}
+	if own && g.laws.UnmovableOnlyWhenPinned && !pinned(&a.Position, gs.Square) {
+		return // hemmed in by its own men: no law gives a penalty
 	}
 	if !own && capturable(a, gs.Square) {
 		return
@@ -298,6 +334,25 @@ func (g *Game) onAdjust(gs gesture.Gesture) {
 	}
 	g.imposed = &obligation{side: side, what: report.OptKing, noCastle: g.laws.KingPenaltyNoCastling, law: r.Law, square: kingSq}
 	g.raise(gs.T, d)
+}
+
+// pinned reports whether the man on sq could move by its own powers but
+// for exposing its king: some square it reaches, not held by its own side,
+// that no legal move goes to.
+func pinned(p *board.Position, sq board.Square) bool {
+	man := p.Men[sq]
+	for to := board.Square(0); to < 64; to++ {
+		if to == sq {
+			continue
+		}
+		if t := p.Men[to]; t != board.NoMan && t.Color() == man.Color() {
+			continue
+		}
+		if p.Geometric(board.Move{From: sq, To: to}) {
+			return true
+		}
+	}
+	return false
 }
 
 func capturable(a *board.Analysis, sq board.Square) bool {
@@ -351,10 +406,12 @@ func (g *Game) filter(options []report.OptionID) []report.OptionID {
 
 func (g *Game) chooserName(d *decision) report.Party {
 	switch {
-	case d.chooser == lawset.ByArbiter || g.opts.Tournament && len(d.options) == 1:
+	case d.chooser == lawset.ByArbiter || (g.opts.Tournament || g.laws.NoWaiver) && len(d.options) == 1:
 		return report.Arbiter
 	case d.chooser == lawset.Offender:
 		return party(d.offender)
+	case g.remote[d.offender.Other()]:
+		return report.Arbiter // nobody at the board chooses for a remote side
 	}
 	return party(d.offender.Other())
 }
@@ -365,6 +422,9 @@ func (g *Game) raise(t time.Duration, d *decision) {
 	g.emit(report.Report{Type: report.Irregularity, T: t, Kind: d.kind, Law: d.law, Offender: d.offender.String(), Chooser: g.chooserName(d), Options: d.options})
 	if len(d.options) == 1 && (d.chooser == lawset.ByArbiter || g.laws.NoWaiver || g.opts.Tournament) {
 		g.apply(t, d.options[0].ID, report.Arbiter)
+		return
+	}
+	if g.exactForRemote(t, d) {
 		return
 	}
 	if !d.pre {
@@ -387,12 +447,16 @@ func (g *Game) exactOnLapse(t time.Duration, d *decision) bool {
 		g.pending = nil
 		g.emit(report.Report{Type: report.Ruling, T: t, Option: report.OptAnnul, By: report.Lapse, Law: d.law, Reason: "the penalty was not exacted at once: the game is annulled"})
 		g.annulled++
-		g.comment(fmt.Sprintf("%s, %s: not exacted at once, game annulled", d.kind, d.law))
-		g.begin(g.startAt)
+		g.annul(g.startAt, fmt.Sprintf("%s, %s: not exacted at once, game annulled by lapse", d.kind, d.law))
 		g.exp = gesture.Expectation{Mode: gesture.Restore, Analysis: g.startAt}
 		return true
 	}
-	if g.laws.NoWaiver || g.opts.Tournament || d.provisional != nil && !bothKings(&d.provisional.Position) {
+	// The Hastings arrangements forbid waiving a penalty, but IV N.B. has
+	// the adversary claim it before his own next move: a lone penalty was
+	// exacted when it was raised, and an election he did not make before
+	// moving lapses (his move stands). Tournament mode, boardd's own rule,
+	// has the arbiter exact the first penalty and take the reply back.
+	if g.opts.Tournament || d.provisional != nil && !bothKings(&d.provisional.Position) {
 		first := d.options[0].ID
 		if first == report.OptStand || first == report.OptKeepAll {
 			return false
@@ -410,7 +474,11 @@ func (g *Game) lapse(t time.Duration) {
 	if d.lapseByOffender {
 		law = d.law
 	}
-	g.emit(report.Report{Type: report.Ruling, T: t, Option: report.OptStand, By: report.Lapse, Law: law})
+	reason := ""
+	if g.laws.NoWaiver && !d.lapseByOffender {
+		reason = "not claimed before the offended player's own move"
+	}
+	g.emit(report.Report{Type: report.Ruling, T: t, Option: report.OptStand, By: report.Lapse, Law: law, Reason: reason})
 	if d.recorded || d.pre || d.reading == nil {
 		g.comment(fmt.Sprintf("%s, %s: lapsed", d.kind, d.law))
 		return
@@ -424,4 +492,17 @@ func party(c board.Color) report.Party {
 		return report.White
 	}
 	return report.Black
+}
+
+// analysed returns p with its legal moves: the current position's analysis
+// when p is the current position, else a new one.
+func (g *Game) analysed(p board.Position) *board.Analysis {
+	if g.cur != nil && g.cur.Position == p {
+		return g.cur
+	}
+	a, err := g.analyses.Analyse(p)
+	if err != nil {
+		return g.cur
+	}
+	return a
 }

@@ -256,10 +256,20 @@ func TestLaws(t *testing.T) {
 			h.touch("c1")
 			h.adjust("c1", false)
 		}, not: []string{"irregularity"}},
+		// 17 speaks of a man that cannot move without exposing the king: a
+		// pinned bishop binds, one hemmed in by its own pawns does not.
+		{law: "sarratt1808:17", sets: "sarratt1808", fen: "4k3/4r3/8/8/8/8/4B3/4K3 w - - 0 1", run: func(h *harness) {
+			h.touch("e2")
+			h.adjust("e2", false)
+		}, want: []string{"irregularity touched-unmovable sarratt1808:17 by white chooser black [king,stand]"}},
 		{law: "sarratt1808:17", sets: "sarratt1808", fen: "4k3/8/8/8/8/8/1P1P4/2B1K3 w - - 0 1", run: func(h *harness) {
 			h.touch("c1")
 			h.adjust("c1", false)
-		}, want: []string{"irregularity touched-unmovable sarratt1808:17 by white chooser black [king,stand]"}},
+		}, not: []string{"irregularity"}},
+		{law: "nycc:XI", sets: "nycc", fen: "4k3/8/8/8/8/8/1P1P4/2B1K3 w - - 0 1", run: func(h *harness) {
+			h.touch("c1")
+			h.adjust("c1", false)
+		}, want: []string{"irregularity touched-unmovable nycc:XI by white chooser black [king,stand]"}},
 		{law: "sarratt1808:21", sets: "sarratt1808", run: func(h *harness) {
 			h.move("e2e5")
 			h.touch("e7")
@@ -291,7 +301,7 @@ func TestLaws(t *testing.T) {
 			g1 := h.touch("g1")
 			h.adjust("g1", false)
 			h.move("e2e4", g1)
-		}, want: []string{"irregularity touch-move hastings1895:IV by white chooser black [move-touched]", "ruling move-touched by arbiter hastings1895:IV"}},
+		}, want: []string{"irregularity touch-move hastings1895:IV by white chooser arbiter [move-touched]", "ruling move-touched by arbiter hastings1895:IV"}},
 		{law: "hastings1895:VII", sets: "hastings1895", run: func(h *harness) {
 			for i := 0; i < 2; i++ {
 				h.move("g1f3")

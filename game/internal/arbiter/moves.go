@@ -2,11 +2,13 @@ package arbiter
 
 import (
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/boardd/boardd/board"
 	"github.com/boardd/boardd/game/internal/gesture"
 	"github.com/boardd/boardd/lawset"
+	"github.com/boardd/boardd/pgn"
 	"github.com/boardd/boardd/report"
 )
 
@@ -43,6 +45,18 @@ func (g *Game) onMove(gs gesture.Gesture) {
 			// The offender moved again before the choice: the choice stays
 			// open and this move is judged from the position as it stands.
 		}
+		if g.result != nil {
+			// The lapse let a move stand that ended the game (a mate):
+			// nothing is played after it.
+			g.touched = g.touched[:0]
+			return
+		}
+	}
+	if g.remote[g.cur.Position.Turn] && (rd.Mover == g.cur.Position.Turn || rd.AdverseMan) {
+		// The remote side's move, carried out by the player.
+		g.touched = g.touched[:0]
+		g.carried(t, rd)
+		return
 	}
 	if rd.Legal && g.cur.Position.Men[rd.Move.To].Kind() == board.King {
 		// A king left in a check nobody called (a code that lets it be
@@ -78,7 +92,7 @@ func (g *Game) recordPhysical(t time.Duration, rd *gesture.Reading) {
 		p.FullMove++
 	}
 	p.Castling &= castlingStillPossible(&p)
-	a, err := board.Analyse(p)
+	a, err := g.analyses.Analyse(p)
 	if err != nil {
 		a = before
 	}
@@ -98,7 +112,7 @@ func (g *Game) legalMove(t time.Duration, rd *gesture.Reading) {
 			// queen, so the board is expected to stand as it does.
 			asQueen := m
 			asQueen.Promo = board.Queen
-			prov, err := board.Analyse(a.Position.Apply(asQueen))
+			prov, err := g.analyses.Analyse(a.Position.Apply(asQueen))
 			if err != nil {
 				prov = a
 			}
@@ -112,6 +126,14 @@ func (g *Game) legalMove(t time.Duration, rd *gesture.Reading) {
 			g.exp = gesture.Expectation{Mode: gesture.Play, Analysis: prov}
 			return
 		case lawset.PromoteQueenIllegal:
+			if g.opts.Clocked && rd.CompletedBy != gesture.ByClock {
+				// The promotion was made when the hand left it (fide2023:4.7,
+				// 6.2.1); 7.5.2 punishes only the clock pressed with the
+				// pawn unreplaced, and no press came before this.
+				m.Promo = board.Queen
+				rd.Move = m
+				break
+			}
 			m.Promo = board.Queen
 			rd.Move = m
 			g.record(t, rd, a, true)
@@ -130,7 +152,9 @@ func (g *Game) legalMove(t time.Duration, rd *gesture.Reading) {
 		g.raise(t, d)
 		return
 	}
-	g.imposed = nil
+	if g.imposed != nil && g.imposed.side == rd.Mover {
+		g.imposed = nil // carried out
+	}
 	g.record(t, rd, a, true)
 	g.afterMove(t)
 }
@@ -141,7 +165,11 @@ func (g *Game) falseMove(t time.Duration, rd *gesture.Reading) {
 	pos := &a.Position
 	kind := rd.False
 	ruleKind := kind
-	if kind == report.KindFalseMove && pos.Men[rd.Move.To] != board.NoMan && pos.Men[rd.Move.To].Color() != pos.Men[rd.Move.From].Color() {
+	taken := rd.Move.To // the adverse man the false move took, if any
+	if rd.TookElsewhere {
+		taken = rd.Taken
+	}
+	if kind == report.KindFalseMove && pos.Men[taken] != board.NoMan && pos.Men[taken].Color() != pos.Men[rd.Move.From].Color() {
 		if _, ok := g.laws.Rule(report.KindFalseCapture); ok {
 			ruleKind = report.KindFalseCapture
 		}
@@ -151,6 +179,12 @@ func (g *Game) falseMove(t time.Duration, rd *gesture.Reading) {
 		r, _ = g.laws.Rule(report.KindFalseMove)
 	}
 	offender := rd.Mover
+	if kind == report.KindMovedIntoCheck && offender == pos.Turn {
+		r = g.intoCheckRule(r, rd)
+	}
+	if pr := g.laws.PromotionOnWrongSquare; pr != nil && offender == pos.Turn && promotesOffTarget(pos, rd.Move) {
+		kind, r = report.KindBadPromotion, *pr
+	}
 	physical := a.Position
 	physical.Men = rd.After
 	physical.Turn = offender.Other()
@@ -160,11 +194,11 @@ func (g *Game) falseMove(t time.Duration, rd *gesture.Reading) {
 		physical.Castling, physical.EnPassant, physical.HalfMoves, physical.FullMove = after.Castling, board.NoSquare, after.HalfMoves, after.FullMove
 		physical.Castling &= castlingStillPossible(&physical)
 	}
-	prov, err := board.Analyse(physical)
+	prov, err := g.analyses.Analyse(physical)
 	if err != nil {
 		prov = a
 	}
-	d := &decision{kind: kind, law: r.Law, offender: offender, chooser: r.Chooser, reading: rd, before: a, provisional: prov, touched: rd.Move.From, adverse: rd.Move.To}
+	d := &decision{kind: kind, law: r.Law, offender: offender, chooser: r.Chooser, reading: rd, before: a, provisional: prov, touched: rd.Move.From, adverse: taken}
 	if kind == report.KindMovedAdverse {
 		d.adverse = rd.Move.From
 	}
@@ -172,7 +206,7 @@ func (g *Game) falseMove(t time.Duration, rd *gesture.Reading) {
 		d.taken = rd.Move.To
 	}
 	if kind == report.KindSuccessive && len(g.moves) > 0 {
-		d.beforeFirst = g.moves[len(g.moves)-1].before
+		d.beforeFirst = g.analysed(g.moves[len(g.moves)-1].before)
 	}
 	if pos.IsCastling(rd.Move) {
 		d.castleKing = rd.Move
@@ -183,10 +217,72 @@ func (g *Game) falseMove(t time.Duration, rd *gesture.Reading) {
 		ids = withoutWaiver(ids)
 	}
 	d.options = g.feasible(d, ids)
+	if r.KingFallback {
+		d.options = kingAsFallback(d.options)
+	}
 	g.raise(t, d)
 	if g.laws.IllegalMoveLaw != "" {
 		g.countIllegal(t, offender)
 	}
+}
+
+// intoCheckRule is the rule for a move that leaves the mover's king
+// attacked: under nycc:XIII a man that discovered the check must be moved
+// so that it stays covered (its lawful moves are exactly those), the king
+// only when it cannot; under sarratt1808 and philidor1825 the
+// moved-into-check rule (17, XV) is for a man that could not move without
+// exposing its king, and one that could made a false move (13, VIII).
+func (g *Game) intoCheckRule(r lawset.Rule, rd *gesture.Reading) lawset.Rule {
+	a := g.cur
+	from := rd.Move.From
+	man := a.Position.Men[from]
+	canMove := len(a.MovesFrom(from)) > 0
+	if canMove && g.laws.IntoCheckByMovableMan != nil {
+		return *g.laws.IntoCheckByMovableMan
+	}
+	if g.laws.DiscoveredCheckCovered && canMove && man.Kind() != board.King && !a.Position.InCheck(rd.Mover) {
+		r.Options = []report.OptionID{report.OptMoveTouched}
+	}
+	return r
+}
+
+// kingAsFallback drops the king from options where another penalty can be
+// exacted: the king is owed only when none can (hastings1895:IV,
+// philidor1825:VI). A lone king stays; waivers do not count as penalties.
+func kingAsFallback(options []report.Option) []report.Option {
+	other := false
+	for _, o := range options {
+		switch o.ID {
+		case report.OptKing, report.OptStand, report.OptKeepAll, report.OptRecall:
+		default:
+			other = true
+		}
+	}
+	if !other {
+		return options
+	}
+	out := options[:0:0]
+	for _, o := range options {
+		if o.ID != report.OptKing {
+			out = append(out, o)
+		}
+	}
+	return out
+}
+
+// promotesOffTarget reports whether m plays a pawn of the side to move from
+// its seventh rank to its last rank on a square no pawn move reaches: a
+// promotion whose new man was set on a wrong square.
+func promotesOffTarget(p *board.Position, m board.Move) bool {
+	man := p.Men[m.From]
+	if man.Kind() != board.Pawn || man.Color() != p.Turn {
+		return false
+	}
+	seventh, last := 6, 7
+	if man.Color() == board.Black {
+		seventh, last = 1, 0
+	}
+	return m.From.Rank() == seventh && m.To.Rank() == last && !p.Geometric(m)
 }
 
 // bothKings reports whether each side still has its king on the board.
@@ -367,7 +463,7 @@ func (g *Game) touchMoveViolation(rd *gesture.Reading) *decision {
 	}
 	newDecision := func(law report.Law, touched, adverse board.Square, ids []report.OptionID) *decision {
 		next := pos.Apply(m)
-		prov, err := board.Analyse(next)
+		prov, err := g.analyses.Analyse(next)
 		if err != nil {
 			prov = a
 		}
@@ -402,7 +498,7 @@ func (g *Game) touchMoveViolation(rd *gesture.Reading) *decision {
 	var order []board.Square
 	seen := board.Occupancy(0)
 	for _, tm := range rd.Touches {
-		if tm.Announced || tm.Bump || !tm.Square.Valid() || seen.Has(tm.Square) || tm.Man == board.NoMan {
+		if tm.Announced || tm.Bump || tm.Nudge || !tm.Square.Valid() || seen.Has(tm.Square) || tm.Man == board.NoMan {
 			continue
 		}
 		seen = seen.With(tm.Square)
@@ -413,7 +509,7 @@ func (g *Game) touchMoveViolation(rd *gesture.Reading) *decision {
 			adverse = append(adverse, tm.Square)
 		}
 	}
-	if len(order) == 0 || g.checkExempt() {
+	if len(order) == 0 || g.checkExempt() || g.misledByFalseCheck(side) {
 		return nil
 	}
 	canMove := func(sq board.Square) bool { return len(a.MovesFrom(sq)) > 0 }
@@ -537,20 +633,25 @@ func (g *Game) record(t time.Duration, rd *gesture.Reading, before *board.Analys
 	if legal {
 		san = before.SANAfter(m, g.cur)
 	}
-	rec := record{side: rd.Mover, move: m, uci: m.UCI(), san: san, fen: g.cur.Position.FEN(), legal: legal, t: t, before: before}
+	rec := record{side: rd.Mover, move: m, uci: m.UCI(), san: san, legal: legal, t: t, before: before.Position}
+	if !legal {
+		resume := g.cur.Position
+		rec.resume = &resume
+	}
 	g.moves = append(g.moves, rec)
+	g.movedSincePress[rd.Mover] = true
 	g.lastMove, g.hasLast = m, true
-	g.emit(report.Report{Type: report.Move, T: t, Side: rd.Mover.String(), UCI: rec.uci, SAN: san, FEN: rec.fen, Ply: len(g.moves) - 1})
+	g.emit(report.Report{Type: report.Move, T: t, Side: rd.Mover.String(), UCI: rec.uci, SAN: san, FEN: g.cur.Position.FEN(), Ply: len(g.moves) - 1})
 	g.noteCheck(rd.Mover)
 }
 
 func (g *Game) setPosition(p board.Position, before *board.Analysis) {
-	a, err := board.Analyse(p)
+	a, err := g.analyses.Analyse(p)
 	if err != nil {
 		a = before
 	}
 	g.cur = a
-	g.keys = append(g.keys, a.Position.Key())
+	g.seen.push(a.Position.Key())
 	g.exp = gesture.Expectation{Mode: gesture.Play, Analysis: a}
 	g.touched = g.touched[:0]
 }
@@ -567,12 +668,19 @@ func (g *Game) recordStanding(t time.Duration, d *decision) {
 		san = before.Position.RoughSAN(m)
 	}
 	g.cur = d.provisional
-	g.keys = append(g.keys, g.cur.Position.Key())
+	g.seen.push(g.cur.Position.Key())
 	g.exp = gesture.Expectation{Mode: gesture.Play, Analysis: g.cur}
-	rec := record{side: rd.Mover, move: m, uci: m.UCI(), san: san, fen: g.cur.Position.FEN(), legal: rd.Legal, t: t, before: before}
+	rec := record{side: rd.Mover, move: m, uci: m.UCI(), san: san, legal: rd.Legal, t: t, before: before.Position}
+	if !rd.Legal || rd.Mover != before.Position.Turn {
+		// The rules of movement do not lead here (a false move, a move
+		// out of turn): the PGN goes on from this position.
+		resume := g.cur.Position
+		rec.resume = &resume
+	}
 	g.moves = append(g.moves, rec)
+	g.movedSincePress[rd.Mover] = true
 	g.lastMove, g.hasLast = m, true
-	g.emit(report.Report{Type: report.Move, T: t, Side: rd.Mover.String(), UCI: rec.uci, SAN: san, FEN: rec.fen, Ply: len(g.moves) - 1})
+	g.emit(report.Report{Type: report.Move, T: t, Side: rd.Mover.String(), UCI: rec.uci, SAN: san, FEN: g.cur.Position.FEN(), Ply: len(g.moves) - 1})
 	g.noteCheck(rd.Mover)
 }
 
@@ -584,12 +692,99 @@ func (g *Game) Comment(ply int, text string) {
 	}
 }
 
+// comment notes c at the last move that stands, or before the first move
+// while none does: every ruling keeps its note in the PGN, those that take
+// the offending move back included.
 func (g *Game) comment(c string) {
 	if len(g.moves) == 0 {
+		g.notes = append(g.notes, c)
 		return
 	}
 	last := &g.moves[len(g.moves)-1]
 	last.comments = append(last.comments, c)
+}
+
+// moveLabel names the move at ply i as a reader of the PGN would: "3. Nf3"
+// or "3... Nc6".
+func (g *Game) moveLabel(i int) string {
+	m := &g.moves[i]
+	if m.side == board.White {
+		return fmt.Sprintf("%d. %s", m.before.FullMove, m.san)
+	}
+	return fmt.Sprintf("%d... %s", m.before.FullMove, m.san)
+}
+
+// dropMoves takes the moves from ply keep on out of the record (a ruling
+// took them back). Their notes, not their clock commands, go to the move
+// kept last (or before the first move), each naming the move it was made
+// at, so that no ruling leaves the PGN.
+func (g *Game) dropMoves(keep int) {
+	if keep < 0 || keep >= len(g.moves) {
+		return
+	}
+	var carried []string
+	for i := keep; i < len(g.moves); i++ {
+		for _, c := range g.moves[i].comments {
+			if strings.HasPrefix(c, "[%") {
+				continue
+			}
+			carried = append(carried, fmt.Sprintf("at %s, since taken back: %s", g.moveLabel(i), c))
+		}
+	}
+	g.moves = g.moves[:keep]
+	for _, c := range carried {
+		g.comment(c)
+	}
+}
+
+// movesText is the moves that stand, as a PGN reader would write them
+// without comments: "1. e4 e5 2. Nf3".
+func (g *Game) movesText() string {
+	var b strings.Builder
+	for i, m := range g.moves {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		switch {
+		case m.side == board.White:
+			fmt.Fprintf(&b, "%d. ", m.before.FullMove)
+		case i == 0:
+			fmt.Fprintf(&b, "%d... ", m.before.FullMove)
+		}
+		b.WriteString(m.san)
+	}
+	return b.String()
+}
+
+// annulNote is the note of an annulment: the ruling, and the moves it
+// voids (the PGN of the game begun anew starts with it).
+func (g *Game) annulNote(note string) string {
+	if len(g.moves) == 0 {
+		return note
+	}
+	return note + "; the moves annulled: " + g.movesText()
+}
+
+// annul begins the game anew from start after an annulment, with its note
+// before the first move.
+func (g *Game) annul(start *board.Analysis, note string) {
+	note = g.annulNote(note)
+	g.begin(start)
+	g.notes = []string{note}
+}
+
+// takenBackNote is the note of a ruling on a move that does not stand (or
+// on a man touched, before any move): the irregularity, the move or the
+// man, the law, the option and who chose it.
+func (g *Game) takenBackNote(d *decision, option report.OptionID, by report.Party) string {
+	what := ""
+	switch {
+	case d.reading != nil && d.before != nil:
+		what = " " + d.before.SAN(d.reading.Move)
+	case d.touched.Valid():
+		what = " " + d.touched.String()
+	}
+	return fmt.Sprintf("%s%s, %s: %s by %s", d.kind, what, d.law, option, by)
 }
 
 // countIllegal applies fide2023:7.5.5.
@@ -600,9 +795,9 @@ func (g *Game) countIllegal(t time.Duration, offender board.Color) {
 	}
 	if g.illegal[offender] >= 2 {
 		if g.cur.Position.CanMate(offender.Other()) {
-			g.finish(t, winFor(offender.Other()), "second illegal move", g.laws.IllegalMoveLaw)
+			g.finishAs(t, pgn.RulesInfraction, winFor(offender.Other()), "second illegal move", g.laws.IllegalMoveLaw)
 		} else {
-			g.finish(t, report.Draw, "second illegal move, but the opponent cannot mate", g.laws.IllegalMoveLaw)
+			g.finishAs(t, pgn.RulesInfraction, report.Draw, "second illegal move, but the opponent cannot mate", g.laws.IllegalMoveLaw)
 		}
 	}
 }
@@ -646,6 +841,7 @@ func (g *Game) apply(t time.Duration, option report.OptionID, by report.Party) {
 	g.pending = nil
 	g.emit(report.Report{Type: report.Ruling, T: t, Option: option, By: by, Law: d.law})
 	if d.pre {
+		g.comment(g.takenBackNote(d, option, by))
 		if option == report.OptStand {
 			g.imposed = nil
 		}
@@ -656,18 +852,30 @@ func (g *Game) apply(t time.Duration, option report.OptionID, by report.Party) {
 		switch option {
 		case report.OptStand:
 			g.comment(fmt.Sprintf("%s, %s: %s by %s", d.kind, d.law, report.OptStand, by))
+		case report.OptPlaceForgotten:
+			placed := g.placeForgotten()
+			g.comment(fmt.Sprintf("%s, %s: the forgotten man set in its place by %s; position %s", d.kind, d.law, by, placed.Position.FEN()))
+			// No move leads there: the PGN goes on from the position.
+			resume := placed.Position
+			if n := len(g.moves); n > 0 {
+				g.moves[n-1].resume = &resume
+			} else {
+				g.startResume = &resume
+			}
+			g.restoreTo(t, placed, nil)
 		case report.OptAnnul:
 			g.annulled++
 			g.startAt = d.restart
-			g.begin(d.restart)
+			g.annul(d.restart, fmt.Sprintf("%s, %s: game annulled by %s", d.kind, d.law, by))
 			g.exp = gesture.Expectation{Mode: gesture.Restore, Analysis: d.restart}
 		case report.OptRecall:
-			g.comment(fmt.Sprintf("%s, %s: moves recalled by %s", d.kind, d.law, by))
 			keep := d.recallTo
-			if keep < len(g.moves) {
-				g.moves = g.moves[:keep]
-			}
-			g.keys = g.keys[:min(len(g.keys), keep+1)]
+			recalled := len(g.moves) - keep
+			g.dropMoves(keep)
+			// The note goes on the move that stays: the one the recall
+			// returns to.
+			g.comment(fmt.Sprintf("%s, %s: %d %s recalled by %s", d.kind, d.law, recalled, plural(recalled, "move", "moves"), by))
+			g.seen.truncate(keep + 1)
 			g.restoreTo(t, d.before, nil)
 		}
 		return
@@ -685,20 +893,22 @@ func (g *Game) apply(t time.Duration, option report.OptionID, by report.Party) {
 		return
 	case report.OptAnnul:
 		g.annulled++
-		g.comment(fmt.Sprintf("%s, %s: game annulled", d.kind, d.law))
+		note := g.annulNote(fmt.Sprintf("%s, %s: game annulled by %s", d.kind, d.law, by))
 		g.restoreTo(t, g.startAt, nil)
 		g.moves = nil
-		g.keys = []board.RepetitionKey{g.startAt.Position.Key()}
+		g.notes, g.startResume = []string{note}, nil
+		g.seen.reset(g.startAt.Position.Key())
 		return
 	}
 	target := d.before
-	if (option == report.OptRecall || option == report.OptKing) && d.kind == report.KindSuccessive && d.beforeFirst != nil {
+	if (option == report.OptRecall || option == report.OptKing) && d.kind == report.KindSuccessive && d.beforeFirst != nil && !g.laws.SuccessiveRevokesSecondOnly {
 		target = d.beforeFirst
-		g.moves = g.moves[:len(g.moves)-1]
-		if len(g.keys) > 1 {
-			g.keys = g.keys[:len(g.keys)-1]
-		}
+		g.dropMoves(len(g.moves) - 1)
+		g.seen.truncate(g.seen.len() - 1)
 	}
+	// The offending move does not stand: the note goes on the move kept
+	// last, or before the first move.
+	g.comment(g.takenBackNote(d, option, by))
 	var ob *obligation
 	if name, ok := option.TouchedSquare(); ok {
 		if sq, err := board.ParseSquare(name); err == nil {
@@ -775,4 +985,12 @@ func (g *Game) onPromote(gs gesture.Gesture) {
 	if d := g.pending; d != nil && d.kind == report.KindBadPromotion && gs.Side == d.offender {
 		g.apply(gs.T, report.OptionID("promote-"+string(gs.Piece.Letter())), party(gs.Side))
 	}
+}
+
+// plural is one or many, by n.
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }

@@ -7,7 +7,9 @@ import (
 	"github.com/boardd/boardd/board"
 	"github.com/boardd/boardd/game/internal/gesture"
 	"github.com/boardd/boardd/lawset"
+	"github.com/boardd/boardd/pgn"
 	"github.com/boardd/boardd/report"
+	"github.com/boardd/boardd/trace"
 )
 
 // afterMove ends the game where the position calls for it.
@@ -61,31 +63,26 @@ func (g *Game) afterMove(t time.Duration) {
 }
 
 // repetitions counts how often the current position has stood on the board.
-func (g *Game) repetitions() int {
-	if len(g.keys) == 0 {
-		return 0
-	}
-	cur := g.keys[len(g.keys)-1]
-	n := 0
-	for _, k := range g.keys {
-		if k == cur {
-			n++
-		}
-	}
-	return n
-}
+func (g *Game) repetitions() int { return g.seen.current(g.laws.RepetitionByPlacement) }
 
-// Finish ends the game with a result decided outside the board (a flag
-// fallen, say), unless it has ended already.
+// Finish ends the game with a result decided outside the board, a flag
+// fallen, unless it has ended already.
 func (g *Game) Finish(t time.Duration, result report.Outcome, reason string, law report.Law) {
 	if g.result == nil {
-		g.finish(t, result, reason, law)
+		g.finishAs(t, pgn.TimeForfeit, result, reason, law)
 	}
 }
 
-// finish ends the game.
+// finish ends the game on the board: mate, stalemate, a draw.
 func (g *Game) finish(t time.Duration, result report.Outcome, reason string, law report.Law) {
+	g.finishAs(t, pgn.Normal, result, reason, law)
+}
+
+// finishAs ends the game, termination being the PGN's standard word for
+// how (pgn.Normal, pgn.TimeForfeit, ...).
+func (g *Game) finishAs(t time.Duration, termination string, result report.Outcome, reason string, law report.Law) {
 	r := report.Report{Type: report.Result, T: t, Result: result, Reason: reason, Law: law}
+	g.termination = termination
 	g.result = &r
 	g.pending = nil
 	g.imposed = nil
@@ -99,7 +96,7 @@ func (g *Game) onPress(gs gesture.Gesture) {
 		return
 	}
 	switch gs.Button {
-	case "claim":
+	case trace.ButtonClaim:
 		if p := g.pending; p != nil && p.kind == report.KindSetup {
 			return
 		}
@@ -107,9 +104,9 @@ func (g *Game) onPress(gs gesture.Gesture) {
 			return
 		}
 		g.claim(gs.T, gs.Side)
-	case "check":
+	case trace.ButtonCheck:
 		g.onCheckPress(gs.T, gs.Side)
-	case "clock":
+	case trace.ButtonClock:
 		g.clockWithoutMove(gs.T, gs.Side)
 	}
 }
@@ -149,15 +146,33 @@ func (g *Game) claim(t time.Duration, side board.Color) {
 	}
 	if g.count == nil {
 		g.count = &countState{law: cr.Law, startPly: len(g.moves), by: side}
-		g.emit(report.Report{Type: report.Ruling, T: t, Option: report.OptCount, By: party(side), Law: cr.Law, Reason: fmt.Sprintf("%d moves each to mate, counted from now", cr.Plies/2)})
+		reason := fmt.Sprintf("%d moves each to mate, counted from now", cr.Plies/2)
+		g.emit(report.Report{Type: report.Ruling, T: t, Option: report.OptCount, By: party(side), Law: cr.Law, Reason: reason})
+		g.comment(fmt.Sprintf("%s called by %s, %s: %s", report.OptCount, party(side), cr.Law, reason))
 		return
 	}
 	if cr.ResetByPawn {
+		// hastings1895:VIII: the fifty moves run from the call; a capture or
+		// a pawn move within them means no draw from that count. Every
+		// claim is answered.
 		since := len(g.moves) - g.count.startPly
-		if since >= cr.Plies && pos.HalfMoves >= cr.Plies {
-			g.finish(t, report.Draw, fmt.Sprintf("%d moves without capture, pawn move or mate since the call", cr.Plies/2), cr.Law)
+		switch {
+		case since < cr.Plies:
+			g.refuse(t, side, cr.Law, fmt.Sprintf("%d moves of the count remain", (cr.Plies-since+1)/2))
+		case pos.HalfMoves >= since:
+			g.finish(t, report.Draw, fmt.Sprintf("%d moves each since the call without capture, pawn move or mate", cr.Plies/2), cr.Law)
+		default:
+			g.count = nil // the next claim calls a new count
+			g.refuse(t, side, cr.Law, "a capture or pawn move within the count: no draw from it")
 		}
 	}
+}
+
+// refuse answers a claim that is not borne out, with a ruling and a note at
+// the move it was made on.
+func (g *Game) refuse(t time.Duration, claimant board.Color, law report.Law, reason string) {
+	g.emit(report.Report{Type: report.Ruling, T: t, Option: report.OptRefused, By: report.Arbiter, Law: law, Reason: reason})
+	g.comment(fmt.Sprintf("claim by %s refused, %s: %s", claimant, law, reason))
 }
 
 // clockWithoutMove rules a clock press by the side to move, which has not
@@ -168,7 +183,11 @@ func (g *Game) clockWithoutMove(t time.Duration, side board.Color) {
 	if !g.opts.Clocked || g.laws.ClockWithoutMoveLaw == "" || g.pending != nil || g.restored != nil || g.exp.Mode != gesture.Play {
 		return
 	}
-	if side != g.cur.Position.Turn {
+	moved := g.movedSincePress[side]
+	g.movedSincePress[side] = false
+	if side != g.cur.Position.Turn || moved {
+		// A press after one's own move, even once the opponent has replied,
+		// completes that move (fide2023:6.2.2): no press without a move.
 		return
 	}
 	d := &decision{kind: report.KindClockWithoutMove, law: g.laws.ClockWithoutMoveLaw, offender: side, chooser: lawset.ByArbiter, pre: true, before: g.cur, provisional: g.cur, touched: board.NoSquare}

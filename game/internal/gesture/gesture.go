@@ -69,6 +69,10 @@ type TouchMark struct {
 	// Bump: the man was back on its square within the bump window, jostled
 	// by a hand rather than taken hold of; it binds nobody.
 	Bump bool
+	// Nudge: the man just moved, lifted again by a hand before the full
+	// settle time had run since a quick confirmation: taken for its own
+	// side's hand centring it, it binds nobody.
+	Nudge bool
 }
 
 // Completion says what completed a move.
@@ -105,6 +109,11 @@ type Reading struct {
 	False report.Kind
 	// AdverseMan is true when the man moved belongs to the side not moving.
 	AdverseMan bool
+	// Taken is the man a false capture took off another square than the
+	// one the mover landed on (a pawn "taking en passant" where no such
+	// capture is open), when TookElsewhere.
+	Taken         board.Square
+	TookElsewhere bool
 	// PromotionUnnamed is true for a pawn on its last rank whose piece was
 	// never named.
 	PromotionUnnamed bool
@@ -167,6 +176,14 @@ type Options struct {
 	// Settle is how long the board must stay still, with the men consistent
 	// with one legal move, before the move counts as made. Default 250 ms.
 	Settle time.Duration
+	// QuickSettle is how long the board must stay still after a legal move
+	// that nothing can still extend (a quiet move of a man that could not
+	// be passing through: a knight, a king's or pawn's step that is not
+	// the first half of a longer one, a slider stopped by the edge or its
+	// own men): no man in hand, no capture, castling, en passant or
+	// promotion. Default DefaultQuickSettle; never longer than Settle;
+	// negative turns it off (every move waits Settle).
+	QuickSettle time.Duration
 	// OpenWait is how long a reading that can still grow into a longer legal
 	// move (castling, en passant) is kept open, and how long a false move or
 	// an irregular board must stand before it is reported. Default 1 s.
@@ -191,16 +208,26 @@ type Options struct {
 
 // Default timings.
 const (
-	DefaultSettle   = 250 * time.Millisecond
-	DefaultOpenWait = time.Second
-	DefaultJadoube  = time.Second
-	DefaultBump     = 120 * time.Millisecond
+	DefaultSettle = 250 * time.Millisecond
+	// DefaultQuickSettle was chosen from the synthesised corpus: the
+	// shortest wait that misreads no game (docs/synthesiser.md).
+	DefaultQuickSettle = 100 * time.Millisecond
+	DefaultOpenWait    = time.Second
+	DefaultJadoube     = time.Second
+	DefaultBump        = 120 * time.Millisecond
 )
 
 func (o Options) withDefaults() Options {
 	if o.Settle <= 0 {
 		o.Settle = DefaultSettle
 	}
+	switch {
+	case o.QuickSettle == 0:
+		o.QuickSettle = DefaultQuickSettle
+	case o.QuickSettle < 0:
+		o.QuickSettle = o.Settle
+	}
+	o.QuickSettle = min(o.QuickSettle, o.Settle)
 	if o.OpenWait <= 0 {
 		o.OpenWait = DefaultOpenWait
 	}

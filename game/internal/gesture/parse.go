@@ -69,6 +69,8 @@ type reading struct {
 	move       board.Move
 	mover      board.Color
 	falseKind  report.Kind
+	taken      board.Square // a false capture's man taken off another square than the landing one
+	hasTaken   bool         // taken is meant
 	adverseMan bool
 	unnamed    bool
 	after      [64]board.Man
@@ -336,6 +338,14 @@ func judgeStep(r reading, a *board.Analysis, from, to board.Square, inHand board
 		}
 		return r
 	}
+	if extra != 0 && onMove && falseEnPassant(pos, m, extra) {
+		// A pawn set diagonally forward on an empty square, the adverse man
+		// beside it taken off, where no en passant capture is open: a false
+		// capture whatever the order of the hands (en passant is the only
+		// capture whose victim stands off the landing square).
+		r.cls, r.falseKind, r.taken, r.hasTaken = classFalse, report.KindFalseMove, extra.Squares()[0], true
+		return r
+	}
 	if extra != 0 {
 		r.cls = classInProgress
 		r.displaced = extra
@@ -353,6 +363,23 @@ func judgeStep(r reading, a *board.Analysis, from, to board.Square, inHand board
 		r.mover = pos.Turn
 	}
 	return r
+}
+
+// falseEnPassant reports whether m, not a legal move, is a pawn of the side
+// to move set diagonally forward on an empty square with exactly the man
+// an en passant capture would take lifted (extra): the shape of an en
+// passant capture where none is open.
+func falseEnPassant(pos *board.Position, m board.Move, extra board.Occupancy) bool {
+	man := pos.Men[m.From]
+	if man.Kind() != board.Pawn || man.Color() != pos.Turn || pos.Men[m.To] != board.NoMan {
+		return false
+	}
+	if m.To.File()-m.From.File() != 1 && m.From.File()-m.To.File() != 1 || !pawnReach(pos, m) {
+		return false
+	}
+	victim := board.EnPassantVictim(m)
+	v := pos.Men[victim]
+	return extra == board.Occupancy(0).With(victim) && v != board.NoMan && v.Color() != man.Color()
 }
 
 // faultKind names the irregularity of a move by the side to move that is

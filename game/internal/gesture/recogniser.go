@@ -7,6 +7,7 @@ import (
 	"github.com/boardd/boardd/report"
 	"github.com/boardd/boardd/sensor"
 	"github.com/boardd/boardd/timing"
+	"github.com/boardd/boardd/trace"
 )
 
 // Recogniser reads gestures from debounced events. It is driven by one
@@ -48,6 +49,14 @@ type Recogniser struct {
 	syncAt    time.Duration
 	reported  [2]board.Occupancy // the last mismatch reported (missing, extra)
 	segmented *segmentation
+
+	// justMoved is the last move completed: a lift of its man within the
+	// full settle time of a quick confirmation is its own side's nudge.
+	justMoved struct {
+		to    board.Square
+		mover board.Color
+		until time.Duration // the end of the nudge window
+	}
 }
 
 // segmentation is a reading of one episode as two moves: the mover's, then
@@ -88,6 +97,10 @@ func (r *Recogniser) InHand() board.Occupancy {
 	}
 	return r.exp.Analysis.Position.Occupancy() &^ r.occ
 }
+
+// Promotion returns the promotion piece side has named for its next
+// promotion, or board.NoKind if none.
+func (r *Recogniser) Promotion(side board.Color) board.Kind { return r.promo[side&1] }
 
 // Syncing reports whether the recogniser is waiting for the board to match
 // the expected position, and whether that wait began with a mismatch.
@@ -183,6 +196,23 @@ func (r *Recogniser) playEvent(e sensor.Event) {
 			}
 		}
 	}
+	if e.Kind == sensor.Lift && !r.opts.RookFirstCastling && r.cur.cls == classLegal && r.segmented == nil &&
+		rookMayCastle(r.exp.Analysis, r.cur.move) {
+		// A rook let go on its castling square before the king was touched
+		// is a rook move made (hastings1895:IX, fide2023:4.4.2 and 4.7):
+		// the king lifted now begins another move, however soon.
+		if lifted := r.manAt(e.Square); lifted.Kind() == board.King && lifted.Color() == r.cur.mover {
+			r.occ = r.occ.With(e.Square)
+			r.complete(e.T, BySettle, r.cur.mover)
+			r.occ = r.occ.Without(e.Square)
+			if r.syncing {
+				r.checkSync(e.T)
+				return
+			}
+			r.start = r.occ.With(e.Square)
+			pos = &r.exp.Analysis.Position
+		}
+	}
 	if e.Kind == sensor.Lift && r.cur.cls.completable() && r.segmented == nil {
 		lifted := r.manAt(e.Square)
 		if lifted != board.NoMan && lifted.Color() != r.cur.mover && !r.captureInPassing(e.Square) {
@@ -223,7 +253,11 @@ func (r *Recogniser) playEvent(e sensor.Event) {
 			side = r.jadoubeSide
 			r.jadoubeArmed = false
 		}
-		mark := TouchMark{T: e.T, Square: e.Square, Man: man, Announced: announced}
+		nudge := !announced && e.Square == r.justMoved.to && e.T < r.justMoved.until && man.Color() == r.justMoved.mover
+		if nudge {
+			side = r.justMoved.mover
+		}
+		mark := TouchMark{T: e.T, Square: e.Square, Man: man, Announced: announced, Nudge: nudge}
 		r.marks = append(r.marks, mark)
 		if !announced {
 			r.emit(Gesture{Kind: Touch, T: e.T, Side: side, Square: e.Square, Man: man})
@@ -267,6 +301,11 @@ func (r *Recogniser) manAt(sq board.Square) board.Man {
 // man the mover has just set down, from where it started: the mover's hand
 // removing the man it is about to take at the end of a slide.
 func (r *Recogniser) captureInPassing(sq board.Square) bool {
+	if r.cur.cls == classFalse && r.cur.mover == r.exp.Analysis.Position.Turn &&
+		falseEnPassant(&r.exp.Analysis.Position, r.cur.move, board.Occupancy(0).With(board.EnPassantVictim(r.cur.move))) &&
+		sq == board.EnPassantVictim(r.cur.move) {
+		return true // the man beside a pawn set diagonally forward, taken "en passant" where it may not be
+	}
 	if r.cur.cls != classLegal && r.cur.cls != classOpen {
 		return false
 	}
@@ -464,8 +503,11 @@ func (r *Recogniser) rest(t time.Duration) {
 		}
 		seen = seen.With(m.Square)
 		side := pos.Turn
-		if m.Announced {
+		switch {
+		case m.Announced:
 			side = r.jadoubeSide // the side whose press announced it
+		case m.Nudge:
+			side = r.justMoved.mover
 		}
 		r.emit(Gesture{Kind: Adjust, T: t, Side: side, Square: m.Square, Man: m.Man, Announced: m.Announced})
 		if r.syncing {
@@ -489,6 +531,16 @@ func (r *Recogniser) schedule() {
 	switch r.cur.cls {
 	case classLegal:
 		r.deadline = r.lastEvent + r.opts.Settle
+		if r.final() {
+			r.deadline = r.lastEvent + r.opts.QuickSettle
+		}
+	case classPromoUnnamed:
+		if r.opts.MoveNeedsClock {
+			// Where a clock completes only false moves, a legal promotion
+			// is made when the hand leaves it (fide2023:4.7, 6.2.1): the
+			// open wait leaves the player time to name the piece.
+			r.deadline = r.lastEvent + r.opts.OpenWait
+		}
 	case classOpen:
 		if r.cur.open == openRookFirst || !r.opts.MoveNeedsClock {
 			r.deadline = r.lastEvent + r.opts.OpenWait
@@ -521,7 +573,7 @@ func (r *Recogniser) fire(t time.Duration) {
 		return
 	}
 	switch r.cur.cls {
-	case classLegal:
+	case classLegal, classPromoUnnamed:
 		r.complete(t, BySettle, r.cur.mover)
 	case classOpen, classFalse:
 		r.complete(t, ByWait, r.cur.mover)
@@ -530,15 +582,25 @@ func (r *Recogniser) fire(t time.Duration) {
 	}
 }
 
-// Press takes a button press. A clock press by the mover completes the move
-// in hand; a j'adoube press announces that side's next lift.
+// Press takes a button press. Any press by the side that is not the mover
+// of the move in hand completes that move first, as the adversary's hand
+// would (a check called after the hand left a move judges that move as it
+// stands); a clock press by the mover completes his move; a j'adoube press
+// announces that side's next lift.
 func (r *Recogniser) Press(t time.Duration, button string, side board.Color) {
 	r.Advance(t)
+	adversary := !r.syncing && r.segmented == nil && r.cur.cls.completable() && side != r.cur.mover && !r.successiveByPress(button)
+	if adversary {
+		r.complete(t, ByAdversary, r.cur.mover)
+		if r.syncing {
+			r.checkSync(t)
+		}
+	}
 	switch button {
-	case "jadoube":
+	case trace.ButtonJadoube:
 		r.jadoubeArmed, r.jadoubeSide, r.jadoubeUntil = true, side, t+r.opts.Jadoube
-	case "clock":
-		if !r.syncing {
+	case trace.ButtonClock:
+		if !r.syncing && !adversary {
 			switch {
 			case r.segmented != nil:
 				r.completeSegmented(t)
@@ -550,6 +612,13 @@ func (r *Recogniser) Press(t time.Duration, button string, side board.Color) {
 		}
 	}
 	r.emit(Gesture{Kind: Press, T: t, Side: side, Button: button})
+}
+
+// successiveByPress reports whether a clock press by the side whose man the
+// reading in hand moved shows that side moved again (a man of the side not
+// on move, moved): the press is that side's, not the adversary's.
+func (r *Recogniser) successiveByPress(button string) bool {
+	return button == trace.ButtonClock && r.cur.cls == classFalse && r.cur.falseKind == report.KindMovedAdverse
 }
 
 // Promote takes the naming of a promotion piece by a side.
@@ -610,6 +679,9 @@ func (r *Recogniser) makeReading(cur reading, events []sensor.Event, by Completi
 		AdverseMan:       cur.adverseMan,
 		PromotionUnnamed: cur.unnamed,
 	}
+	if cur.cls == classFalse && cur.hasTaken {
+		rd.Taken, rd.TookElsewhere = cur.taken, true
+	}
 	switch cur.cls {
 	case classLegal, classPromoUnnamed, classDisplaced:
 		rd.Legal = true
@@ -654,6 +726,12 @@ func (r *Recogniser) commit(t time.Duration, rd *Reading, cur reading) {
 	mover := rd.Mover
 	promoted := r.exp.Analysis.Position.IsPromotion(rd.Move)
 	r.promo[mover] = board.NoKind
+	r.justMoved.to, r.justMoved.mover, r.justMoved.until = rd.Move.To, mover, t
+	if rd.CompletedBy == BySettle && r.opts.QuickSettle < r.opts.Settle {
+		// Confirmed quickly: until the full settle time would have run, a
+		// hand centring the man just moved is its own side's.
+		r.justMoved.until = t + r.opts.Settle - r.opts.QuickSettle
+	}
 	r.turnTouches = r.turnTouches[:0]
 	r.resetEpisode()
 	r.exchange.active = false
@@ -759,4 +837,59 @@ func (r *Recogniser) emit(g Gesture) {
 	if exp.Mode != r.exp.Mode || exp.Analysis != r.exp.Analysis {
 		r.expect(g.T, exp)
 	}
+}
+
+// final reports whether the reading in hand is a legal move nothing can
+// still extend: a quiet move, no man in hand, no castling, en passant or
+// promotion, made by a man that cannot be passing through the square it
+// stands on (a slide stopped for a moment on the way, a king or pawn's
+// first step of two). Such a move may be confirmed after QuickSettle.
+func (r *Recogniser) final() bool {
+	cur := &r.cur
+	a := r.exp.Analysis
+	pos := &a.Position
+	m := cur.move
+	if cur.cls != classLegal || cur.displaced != 0 || len(r.events) > 2 || r.segmented != nil {
+		return false
+	}
+	if pos.Men[m.To] != board.NoMan || pos.IsEnPassant(m) || pos.IsCastling(m) || pos.IsPromotion(m) {
+		return false
+	}
+	man := pos.Men[m.From]
+	df, dr := sign(m.To.File()-m.From.File()), sign(m.To.Rank()-m.From.Rank())
+	switch man.Kind() {
+	case board.Knight:
+		return true
+	case board.King:
+		// A king stepping toward a rook it may castle with may be on its
+		// way to castling.
+		for _, lm := range a.MovesFrom(m.From) {
+			if pos.IsCastling(lm) && sign(lm.To.File()-m.From.File()) == df && dr == 0 {
+				return false
+			}
+		}
+		return true
+	case board.Pawn:
+		// A pawn's single step from its start may be the first half of its
+		// double step.
+		return !a.IsLegal(board.Move{From: m.From, To: board.NewSquare(m.To.File(), m.To.Rank()+dr)})
+	case board.Bishop, board.Rook, board.Queen:
+		f, rk := m.To.File()+df, m.To.Rank()+dr
+		if f < 0 || f > 7 || rk < 0 || rk > 7 {
+			return true // the edge of the board
+		}
+		next := pos.Men[board.NewSquare(f, rk)]
+		return next != board.NoMan && next.Color() == man.Color() // its own man stops it
+	}
+	return false
+}
+
+func sign(v int) int {
+	switch {
+	case v < 0:
+		return -1
+	case v > 0:
+		return 1
+	}
+	return 0
 }

@@ -227,10 +227,24 @@ func TestTouchesAndAdjustments(t *testing.T) {
 	}
 }
 
+// With a quick confirmation the man knocked off after e4 was confirmed lies
+// off the board in Black's turn: Black's move, completed when White's hand
+// returns, leaves the board short, and the mismatch names the square.
+func TestManKnockedOffAfterAQuickConfirmation(t *testing.T) {
+	log := play(t, "", "L e2; P e4; L g1; W 1000; L e7; P e5; W 1000; L d2", Options{QuickSettle: 100 * time.Millisecond})
+	got := strings.Join(only(log, "move", "false", "mismatch"), "|")
+	if want := "move white e2e4|move black e7e5|mismatch missing=[g1] extra=[]"; got != want {
+		t.Errorf("got  %s\nwant %s", got, want)
+	}
+}
+
 func TestIrregularHandlingIsReportedNotGuessed(t *testing.T) {
 	tests := []struct {
 		name, script, want string
 	}{
+		// A man knocked off 100 ms after e4 is set down, within the full
+		// settle time (QuickSettle off for this table: e4 would otherwise be
+		// confirmed first; see the case below).
 		{"man knocked off the board during a move", "L e2; P e4; L g1; W 2000; C white", "move white e2e4|mismatch missing=[g1] extra=[]"},
 		{"man added from off the board", "P e4; W 1500", "mismatch missing=[] extra=[e4]"},
 		{"several men displaced", "L a2; L b2; P a3; P b3; W 1500", "mismatch missing=[a2 b2] extra=[a3 b3]"},
@@ -239,7 +253,7 @@ func TestIrregularHandlingIsReportedNotGuessed(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			log := play(t, "", tt.script, Options{})
+			log := play(t, "", tt.script, Options{QuickSettle: -1})
 			got := strings.Join(only(log, "move", "false", "mismatch", "synced"), "|")
 			if got != tt.want {
 				t.Errorf("got  %s\nwant %s", got, tt.want)

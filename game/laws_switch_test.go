@@ -1,0 +1,113 @@
+package game
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/boardd/boardd/report"
+	"github.com/boardd/boardd/trace"
+)
+
+// play feeds trace text to g.
+func play(t *testing.T, g *Game, text string) {
+	t.Helper()
+	lines, err := trace.ReadAll(strings.NewReader(text))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, l := range lines {
+		if err := g.Input(l); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+func lastOf(rs []report.Report, typ report.Type) *report.Report {
+	for i := len(rs) - 1; i >= 0; i-- {
+		if rs[i].Type == typ {
+			return &rs[i]
+		}
+	}
+	return nil
+}
+
+// A law-set changed mid-game with a clock: every stage follows the new code
+// at once. The flag that falls afterwards is ruled by fide2023:6.9, not by
+// Sarratt's silence, and a false move is now made only by the clock press
+// (fide2023:7.5.1), so one put right before the press is no irregularity.
+func TestLawSetChangeReachesEveryStage(t *testing.T) {
+	var out []report.Report
+	g, err := New(Options{Laws: "sarratt1808", TimeControl: "300+2", ClockAtFirstInput: true}, func(r report.Report) { out = append(out, r) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	play(t, g, `{"t":0,"lift":"e2"}
+{"t":300,"place":"e4"}
+{"t":1500,"lift":"e7"}
+{"t":1800,"place":"e5"}
+{"t":3000,"arbiter":"laws","value":"fide2023"}
+`)
+	if id := g.Snapshot().Laws.ID; id != "fide2023" {
+		t.Fatalf("law-set %s after the change, want fide2023", id)
+	}
+	// White moves the king's knight two squares straight: a false move,
+	// put right before any clock press.
+	play(t, g, `{"t":5000,"lift":"g1"}
+{"t":5300,"place":"g3"}
+{"t":8000,"lift":"g3"}
+{"t":8300,"place":"g1"}
+`)
+	if r := lastOf(out, report.Irregularity); r != nil {
+		t.Errorf("a false move put right before the clock press was ruled: %+v", *r)
+	}
+	// Nobody moves again: White's flag falls.
+	g.Advance(10 * time.Minute)
+	r := lastOf(out, report.Result)
+	if r == nil || r.Law != "fide2023:6.9" || r.Result != report.BlackWins {
+		t.Fatalf("the flag's fall ruled %+v, want 0-1 by fide2023:6.9", r)
+	}
+	if pgn := g.PGN(); !strings.Contains(pgn, `[LawSet "fide2023"]`) {
+		t.Errorf("the PGN does not name the law-set in force:\n%s", pgn)
+	}
+}
+
+// A ruling raised under one code must be decided under it: the change of
+// law-set is refused while it waits, and goes through once it is decided.
+func TestLawSetChangeWaitsForThePendingRuling(t *testing.T) {
+	var out []report.Report
+	g, err := New(Options{Laws: "sarratt1808"}, func(r report.Report) { out = append(out, r) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	// White touches the knight, sets it back, plays e4: sarratt1808:7.
+	play(t, g, `{"t":0,"lift":"g1"}
+{"t":300,"place":"g1"}
+{"t":800,"lift":"e2"}
+{"t":1000,"place":"e4"}
+`)
+	g.Advance(2 * time.Second)
+	p := g.Snapshot().Pending
+	if p == nil || p.Law != "sarratt1808:7" {
+		t.Fatalf("pending %+v, want the touch-move ruling of sarratt1808:7", p)
+	}
+	err = g.Action(2500*time.Millisecond, trace.ActionLaws, "fide2023")
+	if err == nil || !strings.Contains(err.Error(), "sarratt1808") || !strings.Contains(err.Error(), "decide it") {
+		t.Fatalf("switch while a ruling waits: %v, want a refusal naming the pending ruling", err)
+	}
+	if s := g.Snapshot(); s.Laws.ID != "sarratt1808" || s.Pending == nil {
+		t.Fatalf("after the refusal: laws %s, pending %v; want sarratt1808 and the ruling still waiting", s.Laws.ID, s.Pending)
+	}
+	if err := g.Choose(3*time.Second, report.OptStand, report.Black); err != nil {
+		t.Fatal(err)
+	}
+	if r := lastOf(out, report.Ruling); r == nil || r.Law != "sarratt1808:7" || r.By != report.Black {
+		t.Fatalf("the ruling %+v, want Black's under sarratt1808:7", r)
+	}
+	if err := g.Action(3500*time.Millisecond, trace.ActionLaws, "fide2023"); err != nil {
+		t.Fatalf("switch once decided: %v", err)
+	}
+	if id := g.Snapshot().Laws.ID; id != "fide2023" {
+		t.Errorf("law-set %s, want fide2023", id)
+	}
+}
