@@ -3,12 +3,15 @@ package hall
 import (
 	"context"
 	"encoding/json"
+	"log/slog"
 	"net/http"
 	"strconv"
 	"sync"
 	"time"
 
 	"github.com/boardd/boardd/console"
+	"github.com/boardd/boardd/logrepeat"
+	"github.com/boardd/boardd/timing"
 )
 
 // grid streams the hall's board summaries to the grid pages: one event
@@ -18,10 +21,13 @@ import (
 // every client. A client that falls behind by more than its buffer is sent
 // the whole hall again instead. Nothing here waits for a client.
 type grid struct {
-	h    *Hall
-	ping time.Duration
-	kick chan struct{}
-	done <-chan struct{} // the server's end
+	h       *Hall
+	ping    time.Duration
+	streams *console.StreamLimit
+	log     *slog.Logger
+	refused *logrepeat.Limiter // says when streams are refused, once a minute
+	kick    chan struct{}
+	done    <-chan struct{} // the server's end
 
 	mu      sync.Mutex
 	dirty   map[string]bool
@@ -41,8 +47,9 @@ type gridClient struct {
 // gridBuffer bounds what a client may have unwritten.
 const gridBuffer = 1 << 20
 
-func newGrid(h *Hall, ping time.Duration, done <-chan struct{}) *grid {
-	return &grid{h: h, ping: ping, done: done, kick: make(chan struct{}, 1), dirty: map[string]bool{}, clients: map[*gridClient]struct{}{}}
+func newGrid(h *Hall, ping time.Duration, streams *console.StreamLimit, log *slog.Logger, done <-chan struct{}) *grid {
+	return &grid{h: h, ping: ping, streams: streams, log: log, refused: logrepeat.New(timing.NewReal(), time.Minute),
+		done: done, kick: make(chan struct{}, 1), dirty: map[string]bool{}, clients: map[*gridClient]struct{}{}}
 }
 
 // changed marks a board; it must not block.
@@ -156,8 +163,15 @@ func (g *grid) hallEvent() []byte {
 
 // serve streams the grid: a hall event (every board) at once and whenever
 // the client fell behind, a board event after each change to a board, and a
-// comment as keep-alive.
+// comment as keep-alive. Streams are bounded (ServerOptions.Streams): one
+// past the bound is refused with 503 and Retry-After.
 func (g *grid) serve(w http.ResponseWriter, r *http.Request) {
+	release, ok := g.streams.Acquire(w, r)
+	if !ok {
+		g.refused.Log(g.log, slog.LevelWarn, "refused", "hall: event streams refused: as many are open as the hall keeps", "open", g.streams.Open(), "client", r.RemoteAddr)
+		return
+	}
+	defer release()
 	if !console.BeginEventStream(w, r) {
 		return
 	}

@@ -29,6 +29,11 @@ type ServerOptions struct {
 	Hosts []string
 	// Ping is the keep-alive interval of the event streams (15 s if zero).
 	Ping time.Duration
+	// Streams bounds the event streams open at once, the grid's
+	// (/api/hall/events) and every board page's together, in all and per
+	// client address (console.NewStreamLimit's defaults if nil): a stream
+	// past it is refused with 503 and Retry-After, as the console does.
+	Streams *console.StreamLimit
 	// Settle is how long the server waits after a new board is heard of
 	// before serving it in the console's pages, so that boards heard of
 	// together are added together (250 ms if zero).
@@ -64,6 +69,9 @@ func NewServer(h *Hall, o ServerOptions) (*Server, error) {
 	if o.Settle <= 0 {
 		o.Settle = 250 * time.Millisecond
 	}
+	if o.Streams == nil {
+		o.Streams = console.NewStreamLimit(0, 0)
+	}
 	if o.Logger == nil {
 		o.Logger = slog.New(slog.DiscardHandler)
 	}
@@ -73,7 +81,7 @@ func NewServer(h *Hall, o ServerOptions) (*Server, error) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	s := &Server{h: h, o: o, log: o.Logger, mux: http.NewServeMux(), static: static, ctx: ctx, cancel: cancel, added: make(chan struct{}, 1)}
-	s.grid = newGrid(h, o.Ping, ctx.Done())
+	s.grid = newGrid(h, o.Ping, o.Streams, o.Logger, ctx.Done())
 	h.OnChange(s.grid.changed)
 	h.OnAdd(func() {
 		select {
@@ -134,7 +142,7 @@ func (s *Server) rebuild() {
 	if same || len(cb) == 0 {
 		return
 	}
-	con, err := console.New(console.Options{Boards: cb, Token: s.h.o.Token, Hosts: s.o.Hosts, Ping: s.o.Ping, Logger: s.log})
+	con, err := console.New(console.Options{Boards: cb, Token: s.h.o.Token, Hosts: s.o.Hosts, Ping: s.o.Ping, Streams: s.o.Streams, Logger: s.log})
 	if err != nil {
 		s.log.Error("hall: console", "err", err)
 		return

@@ -239,11 +239,17 @@
     schedule();
   }
 
+  // connect follows the grid. A browser gives up on a stream the hall
+  // refused (too many open: 503); the page opens it again after a pause, as
+  // the hall's Retry-After asks.
   function connect() {
     const es = new EventSource('/api/hall/events');
     const conn = el('conn');
     es.addEventListener('open', () => { conn.textContent = 'live'; conn.className = 'up'; });
-    es.addEventListener('error', () => { conn.textContent = 'reconnecting…'; conn.className = 'down'; });
+    es.addEventListener('error', () => {
+      conn.textContent = 'reconnecting…'; conn.className = 'down';
+      if (es.readyState === EventSource.CLOSED) setTimeout(connect, 10000);
+    });
     es.addEventListener('hall', (e) => onHall(JSON.parse(e.data)));
     es.addEventListener('board', (e) => onBoard(JSON.parse(e.data)));
   }
