@@ -646,15 +646,12 @@ func (u *Uplink) publishState() error {
 	return nil
 }
 
-// faultsOf names the faults the board shows.
+// faultsOf names the faults the board shows: the console's own (State.Faults:
+// "sensor", "journal"), and FaultNoKey when noKey. The LEDs cannot tell
+// them apart: both light the fault corners.
 func faultsOf(st *console.State, noKey bool) []string {
 	var out []string
-	for _, l := range st.LEDs {
-		if l.Role == "fault" {
-			out = append(out, "sensor")
-			break
-		}
-	}
+	out = append(out, st.Faults...)
 	if noKey {
 		out = append(out, FaultNoKey)
 	}
