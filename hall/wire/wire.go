@@ -257,8 +257,8 @@ func (a *Action) Line() (trace.Line, error) {
 	switch a.Action {
 	case ActionNewGame:
 		if a.Value != "" {
-			if _, err := board.ParseFEN(a.Value); err != nil {
-				return trace.Line{}, fmt.Errorf("new-game: value %q: want a FEN to set up, or none: %v", a.Value, err)
+			if _, err := board.ParseSetup(a.Value); err != nil {
+				return trace.Line{}, fmt.Errorf("new-game: value %q: want a legal set-up as FEN, or none: %v", a.Value, err)
 			}
 		}
 	case ActionAnnul:
