@@ -46,6 +46,8 @@ type Board struct {
 	asOf    uint64 // the seq the fields above are as of
 	pgn     string // the current game's PGN (from its last state)
 	pgnGame uint64 // the game pgn is of
+	pgnSeq  uint64 // the journal's seq when the board read pgn
+	played  uint64 // the seq of the game's last report (pgn lags if pgnSeq is less)
 	stored  string // the text last handed to the hall's store
 	restore bool   // pgn or round changed since: hand it again
 
@@ -248,7 +250,7 @@ func (b *Board) event(e *wire.Event, received time.Time) {
 	var report []byte
 	switch e.Kind {
 	case wire.EventHeader:
-		b.newGame(e.Header)
+		b.newGame(e.Header, e.Seq)
 	case wire.EventTag:
 		if b.header != nil {
 			if b.header.Tags == nil {
@@ -267,8 +269,19 @@ func (b *Board) event(e *wire.Event, received time.Time) {
 	b.notify(console.Change{Report: report})
 }
 
-// newGame begins the board's next game; the store keeps the last one.
-func (b *Board) newGame(h *wire.Header) {
+// newGame begins the board's next game at seq; the store keeps the last
+// one.
+func (b *Board) newGame(h *wire.Header, seq uint64) {
+	if b.header != nil && h.Game != b.game && b.game != 0 && (b.pgnGame != b.game || b.pgnSeq < b.played) {
+		// The last state the board sent of the game it leaves is older
+		// than the game's last report: the board sends its state at most
+		// every StateEvery, and a result followed at once by a new game
+		// leaves no state between them. The game's moves and result are
+		// the hall's own, from the events.
+		b.h.log.Debug("hall: a board's game kept from its events: its last state came before its end", "board", b.id, "game", b.game, "state_seq", b.pgnSeq, "last_report", b.played, "header", seq)
+		b.h.store.put(b.id, b.game, b.round, retag(eventPGN(b.header, b.moves, b.result), b.tagsLocked()))
+	}
+	b.played = 0
 	if h.Game != b.game && b.pgnGame != h.Game {
 		b.pgn, b.stored = "", ""
 	}
@@ -300,7 +313,7 @@ func (b *Board) roundFor(tags map[string]string) string {
 // report applies one report of the board's game.
 func (b *Board) report(e *wire.Event, r *report.Report, received time.Time) {
 	seq, raw := e.Seq, e.Report
-	b.asOf = seq
+	b.asOf, b.played = seq, seq
 	switch r.Type {
 	case report.Move:
 		m := Move{Seq: seq, Side: r.Side, UCI: r.UCI, SAN: r.SAN, FEN: r.FEN, Received: received, Applied: b.h.o.Now()}
@@ -468,12 +481,12 @@ func (b *Board) setState(st *stateMessage) {
 		b.h.log.Warn("hall: the board's journal began anew; following it from its game in progress", "board", b.id, "held", b.last, "board_seq", st.Seq)
 		b.started, b.last, b.acked = false, 0, 0
 		b.header, b.game = nil, 0
-		b.pgn, b.pgnGame, b.stored = "", 0, ""
+		b.pgn, b.pgnGame, b.pgnSeq, b.played, b.stored = "", 0, 0, 0, ""
 		b.h.store.newEpoch(b.id)
 	}
 	b.state = st
 	if st.Game == b.game || b.header == nil {
-		b.pgn, b.pgnGame, b.restore = st.PGN, st.Game, true
+		b.pgn, b.pgnGame, b.pgnSeq, b.restore = st.PGN, st.Game, st.Seq, true
 	}
 	if b.header == nil && b.round == "" {
 		b.round, b.restore = b.roundFor(nil), true // until the game's header says
@@ -493,7 +506,10 @@ func (b *Board) setState(st *stateMessage) {
 		b.gaps++
 		from, ask, b.asked = b.last, true, time.Now()
 	}
-	if st.Seq >= b.asOf {
+	// A state of the board's next game may come before that game's header
+	// (the header reaches the board's uplink from its journal): the game
+	// the hall follows is not that game's until the header comes.
+	if st.Seq >= b.asOf && (st.Game == b.game || b.header == nil) {
 		s := &st.head
 		b.asOf = st.Seq
 		b.fen, b.pending, b.result = s.FEN, s.Pending, s.Result

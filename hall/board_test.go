@@ -200,3 +200,102 @@ func TestNaturalOrder(t *testing.T) {
 		t.Errorf("natural order: %s", got)
 	}
 }
+
+// A game whose last state came before its end (a result and a new game at
+// once leave no state between them: the board sends its state at most every
+// StateEvery) is kept as the events show it, moves and result; a game whose
+// last state came after its end is kept as the board wrote it. The next
+// game's state, come before that game's header, changes neither.
+func TestFinishedGameOutrunsState(t *testing.T) {
+	result := report.Report{Type: report.Result, Result: "1-0", Reason: "arbiter", Law: "fide2023:12.9"}
+	for _, c := range []struct {
+		name     string
+		stateSeq uint64 // the last state of game 1 (0: none)
+		statePGN string
+		want     []string
+	}{
+		{"no state after the moves", 2, "[Event \"?\"]\n[Result \"*\"]\n\n*\n", []string{"1. e4 e5 1-0", `[White "Anderssen"]`, `[Result "1-0"]`}},
+		{"a state before the result", 5, "[Event \"?\"]\n[Result \"*\"]\n\n{the board's comment} 1. e4 e5 *\n", []string{"1. e4 e5 1-0", `[Result "1-0"]`}},
+		{"a state after the result", 7, "[Event \"?\"]\n[Result \"1-0\"]\n\n{the board's comment} 1. e4 e5 1-0\n", []string{"{the board's comment} 1. e4 e5 1-0"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			h := testHall()
+			b := h.board("b1")
+			b.event(&wire.Event{Board: "b1", Seq: 1, Kind: wire.EventHeader, Header: &wire.Header{Game: 1, Laws: "fide2023", Tags: map[string]string{"White": "Anderssen"}}}, time.Now())
+			if c.stateSeq == 2 {
+				b.setState(stateOf(t, &wire.State{Board: "b1", Seq: 2, Game: 1, GameSeq: 1, Events: 1, PGN: c.statePGN}))
+			}
+			b.event(moveEvent(4, 1, "white", "e2e4", "e4", fenE4), time.Now())
+			b.event(moveEvent(5, 4, "black", "e7e5", "e5", fenE4E5), time.Now())
+			if c.stateSeq == 5 {
+				b.setState(stateOf(t, &wire.State{Board: "b1", Seq: 5, Game: 1, GameSeq: 1, Events: 5, PGN: c.statePGN}))
+			}
+			b.event(&wire.Event{Board: "b1", Seq: 7, Prev: 5, Kind: wire.EventReport, Report: result.AppendJSON(nil)}, time.Now())
+			if c.stateSeq == 7 {
+				b.setState(stateOf(t, &wire.State{Board: "b1", Seq: 7, Game: 1, GameSeq: 1, Events: 7, PGN: c.statePGN, State: console.State{Result: &console.Result{Result: "1-0"}}}))
+			}
+			// The next game's state comes before its header (the header
+			// reaches the board's uplink from its journal): it tells the
+			// hall nothing of the game it follows.
+			next := stateOf(t, &wire.State{Board: "b1", Seq: 10, Game: 2, GameSeq: 9, Events: 7, PGN: "[Event \"?\"]\n[Result \"*\"]\n\n*\n"})
+			b.setState(next)
+			if s := b.Summary(); s.Result == nil || s.Result.Result != "1-0" {
+				t.Errorf("game 1's result after game 2's state: %+v", s.Result)
+			}
+			b.event(&wire.Event{Board: "b1", Seq: 9, Prev: 7, Kind: wire.EventHeader, Header: &wire.Header{Game: 2, Laws: "fide2023"}}, time.Now())
+			b.setState(next)
+			done := b.Finished()
+			if len(done) != 1 {
+				t.Fatalf("finished %+v, want game 1", done)
+			}
+			for _, w := range c.want {
+				if !strings.Contains(done[0].PGN, w) {
+					t.Errorf("game 1 kept as\n%s\nwant %q in it", done[0].PGN, w)
+				}
+			}
+		})
+	}
+}
+
+// The PGN written from the events numbers the moves from the set-up's move
+// number and side, and keeps lines under 80 columns.
+func TestEventPGN(t *testing.T) {
+	mv := func(sans ...string) []Move {
+		var out []Move
+		for _, s := range sans {
+			out = append(out, Move{SAN: s})
+		}
+		return out
+	}
+	long := make([]string, 60)
+	for i := range long {
+		long[i] = "Nf3"
+	}
+	for _, c := range []struct {
+		name  string
+		h     wire.Header
+		moves []Move
+		res   *console.Result
+		want  string
+	}{
+		{"from the start", wire.Header{Tags: map[string]string{"White": "A", "Result": "*"}}, mv("e4", "e5", "Nf3"), &console.Result{Result: "1/2-1/2"},
+			"[White \"A\"]\n[Result \"1/2-1/2\"]\n\n1. e4 e5 2. Nf3 1/2-1/2\n"},
+		{"black to move in a set-up", wire.Header{FEN: "4k3/8/8/8/8/8/8/R3K3 b Q - 3 30"}, mv("Kd7", "Ra7+"), nil,
+			"[Result \"*\"]\n[SetUp \"1\"]\n[FEN \"4k3/8/8/8/8/8/8/R3K3 b Q - 3 30\"]\n\n30... Kd7 31. Ra7+ *\n"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			if got := eventPGN(&c.h, c.moves, c.res); got != c.want {
+				t.Errorf("got\n%s\nwant\n%s", got, c.want)
+			}
+		})
+	}
+	got := eventPGN(&wire.Header{}, mv(long...), nil)
+	for _, l := range strings.Split(got, "\n") {
+		if len(l) >= 80 {
+			t.Errorf("line of %d columns: %q", len(l), l)
+		}
+	}
+	if !strings.Contains(got, "30. Nf3 Nf3 *") {
+		t.Errorf("60 plies end %q, want move 30 and *", got[len(got)-20:])
+	}
+}

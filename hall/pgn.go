@@ -7,8 +7,10 @@ import (
 	"fmt"
 	"io"
 	"sort"
+	"strconv"
 	"strings"
 
+	"github.com/boardd/boardd/console"
 	"github.com/boardd/boardd/hall/wire"
 )
 
@@ -133,4 +135,70 @@ func tagLine(name, value string) string {
 	v := strings.ReplaceAll(value, `\`, `\\`)
 	v = strings.ReplaceAll(v, `"`, `\"`)
 	return "[" + name + ` "` + v + "\"]\n"
+}
+
+// eventPGN writes a game as the hall holds it from the board's events: the
+// board's own tags, the set-up, the moves and the result. It stands in for
+// the board's PGN when the board's last state of the game came before the
+// game's end; the rulings' comments are the board's alone and not in it.
+func eventPGN(h *wire.Header, moves []Move, res *console.Result) string {
+	result := "*"
+	if res != nil && res.Result != "" {
+		result = string(res.Result)
+	}
+	var b strings.Builder
+	names := make([]string, 0, len(h.Tags))
+	for k := range h.Tags {
+		if k != "Result" && k != "SetUp" && k != "FEN" {
+			names = append(names, k)
+		}
+	}
+	sort.Strings(names)
+	for _, k := range names {
+		b.WriteString(tagLine(k, h.Tags[k]))
+	}
+	b.WriteString(tagLine("Result", result))
+	number, black := 1, false
+	if h.FEN != "" {
+		b.WriteString(tagLine("SetUp", "1"))
+		b.WriteString(tagLine("FEN", h.FEN))
+		f := strings.Fields(h.FEN)
+		black = len(f) > 1 && f[1] == "b"
+		if len(f) > 5 {
+			if n, err := strconv.Atoi(f[5]); err == nil && n > 0 {
+				number = n
+			}
+		}
+	}
+	b.WriteString("\n")
+	line := 0
+	word := func(w string) {
+		if line > 0 && line+1+len(w) > 79 {
+			b.WriteString("\n")
+			line = 0
+		}
+		if line > 0 {
+			b.WriteString(" ")
+			line++
+		}
+		b.WriteString(w)
+		line += len(w)
+	}
+	for i, m := range moves {
+		switch {
+		case !black:
+			word(strconv.Itoa(number) + ". " + m.SAN)
+		case i == 0:
+			word(strconv.Itoa(number) + "... " + m.SAN)
+		default:
+			word(m.SAN)
+		}
+		if black {
+			number++
+		}
+		black = !black
+	}
+	word(result)
+	b.WriteString("\n")
+	return b.String()
 }

@@ -624,6 +624,15 @@ func (u *Uplink) publishState() error {
 	if err != nil {
 		return err
 	}
+	if u.o.Journal.Game() != game {
+		// A new game began while the state was read: the state and PGN
+		// may be the new game's, not game's. Read them again.
+		u.mu.Lock()
+		u.stateDirty = true
+		u.mu.Unlock()
+		u.poke()
+		return nil
+	}
 	msg := &wire.State{Board: u.o.Board, Seq: seq, Game: game, GameSeq: u.currentGameSeq(game), Events: events, At: u.o.Now(), State: st, PGN: pgn}
 	payload, err := wire.Encode(msg)
 	if err != nil {
