@@ -112,3 +112,21 @@ func BenchmarkHallMessages(b *testing.B) {
 		n++
 	}
 }
+
+// BenchmarkEventPGN writes a finished game of 80 moves from the hall's
+// events, as the hall does when the board's last state came before the
+// game's end.
+func BenchmarkEventPGN(b *testing.B) {
+	h := &wire.Header{Game: 1, Tags: map[string]string{"White": "Anderssen", "Black": "Kieseritzky", "Date": "1851.06.21"}}
+	moves := make([]Move, 160)
+	for i := range moves {
+		moves[i] = Move{SAN: []string{"Nf3", "Nf6", "Ng1", "Ng8"}[i%4]}
+	}
+	res := &console.Result{Result: "1/2-1/2"}
+	b.ReportAllocs()
+	for b.Loop() {
+		if len(eventPGN(h, moves, res)) == 0 {
+			b.Fatal("empty")
+		}
+	}
+}
