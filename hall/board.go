@@ -560,6 +560,24 @@ func (b *Board) ackDue(now time.Time, every time.Duration) (uint64, bool) {
 	return b.last, true
 }
 
+// gapDue reports whether the board's last state shows events the hall
+// never had, with no request for them in the last second, and if so from
+// where to ask (the request is noted as made). A state follows the events
+// sent before it, so a state past what the hall holds means events were
+// lost: sent while the hall was not subscribed, or a request for them lost
+// with a broker that restarted. Without this a board that has stopped
+// sending would never be asked again.
+func (b *Board) gapDue(now time.Time) (uint64, bool) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if !b.started || b.state == nil || b.state.Events <= b.last || now.Sub(b.asked) <= time.Second {
+		return 0, false
+	}
+	b.asked = now
+	b.gaps++
+	return b.last, true
+}
+
 func (b *Board) ackFailed() {
 	b.mu.Lock()
 	b.acked, b.ackedAt = 0, time.Time{}

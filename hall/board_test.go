@@ -299,3 +299,40 @@ func TestEventPGN(t *testing.T) {
 		t.Errorf("60 plies end %q, want move 30 and *", got[len(got)-20:])
 	}
 }
+
+// A board whose state shows events the hall never had is asked for them
+// again once a second until they come, though it sends nothing more: the
+// first request may have been lost (sent before the board had subscribed
+// again after a broker's restart).
+func TestGapAskedAgain(t *testing.T) {
+	h := testHall()
+	b := h.board("b1")
+	b.event(&wire.Event{Board: "b1", Seq: 1, Kind: wire.EventHeader, Header: &wire.Header{Game: 1, Laws: "fide2023"}}, time.Now())
+	b.event(moveEvent(4, 1, "white", "e2e4", "e4", fenE4), time.Now())
+	now := time.Now()
+	if _, ok := b.gapDue(now); ok {
+		t.Fatal("a request before any state")
+	}
+	b.setState(stateOf(t, &wire.State{Board: "b1", Seq: 4, Game: 1, GameSeq: 1, Events: 4}))
+	if _, ok := b.gapDue(now.Add(5 * time.Second)); ok {
+		t.Fatal("a request with every event held")
+	}
+	// Events 5 to 9 were lost; the state says 9 were sent.
+	b.setState(stateOf(t, &wire.State{Board: "b1", Seq: 9, Game: 1, GameSeq: 1, Events: 9}))
+	b.mu.Lock()
+	asked := b.asked
+	b.mu.Unlock()
+	for _, c := range []struct {
+		after time.Duration
+		ask   bool
+	}{{500 * time.Millisecond, false}, {1500 * time.Millisecond, true}, {2 * time.Second, false}, {3 * time.Second, true}} {
+		from, ok := b.gapDue(asked.Add(c.after))
+		if ok != c.ask || (ok && from != 4) {
+			t.Errorf("%v after the state's request: asked %v from %d+1, want %v from 4+1", c.after, ok, from, c.ask)
+		}
+	}
+	b.event(&wire.Event{Board: "b1", Seq: 9, Prev: 4, Kind: wire.EventTag, Tag: &wire.Tag{Name: "Round", Value: "1"}}, time.Now())
+	if _, ok := b.gapDue(asked.Add(time.Hour)); ok {
+		t.Error("a request once the events came")
+	}
+}

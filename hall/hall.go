@@ -496,6 +496,11 @@ func (h *Hall) acks() {
 			now := time.Now()
 			every := max(h.o.AckEvery, time.Duration(len(boards))*time.Second/ackRate)
 			for _, b := range boards {
+				if from, ok := b.gapDue(now); ok {
+					h.count(func(s *Stats) { s.Gaps++ })
+					h.log.Debug("hall: a board's state shows events the hall never had; asking again", "board", b.id, "from", from+1)
+					sends = append(sends, func() { h.publishAck(b.id, wire.Ack{Seq: from, Resend: true}) })
+				}
 				if seq, ok := b.ackDue(now, every); ok {
 					sends = append(sends, func() {
 						if !h.publishAck(b.id, wire.Ack{Seq: seq}) {
