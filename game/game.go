@@ -89,6 +89,12 @@ type Options struct {
 	// board already shows the starting position.
 	Physical *board.Occupancy
 	Logger   *slog.Logger
+	// Analog reads the levels of analogue frame lines (Input, Replay); nil
+	// replays the occupancy recorded with them.
+	Analog AnalogClassifier
+	// OpenAnalog, for Replay with no Analog, opens the classifier of the
+	// calibration a trace names on its first line; nil ignores the name.
+	OpenAnalog func(name string) (AnalogClassifier, error)
 }
 
 // Game carries inputs through debounce, gesture, arbiter and clocks.
@@ -401,6 +407,9 @@ func (g *Game) Input(l trace.Line) error {
 	case trace.Place:
 		g.Event(sensor.Event{T: l.T, Square: l.Square, Kind: sensor.Place})
 	case trace.Frame:
+		if err := readAnalog(g.opts.Analog, &l); err != nil {
+			return err
+		}
 		g.Advance(l.T)
 		g.Frame(l.T, l.Occupancy)
 	case trace.Press:
