@@ -21,9 +21,11 @@ type AnalogOptions struct {
 	// Period is the time between scans (10 ms: the daemon's 100 scans a
 	// second). Every scan is a frame line.
 	Period time.Duration
-	// Started is how long the board has been on when the game begins
-	// (its sensors have drifted with its warming since the calibration,
-	// made when it was switched on).
+	// Started is how long the board has been on when the game begins: the
+	// trace begins when it is switched on and calibrated, with the men set
+	// up, a frame a second (LeadPeriod) until the hands arrive, so that the
+	// classifier tracks the sensors' drift as the board warms, as the
+	// running daemon's does.
 	Started time.Duration
 	// OffCentre: the hands set each man down anywhere within this many mm
 	// of his square's centre, evenly over the disc (2.5: careful hands;
@@ -40,6 +42,11 @@ const (
 	slowestHand = 0.15
 	fastestHand = 0.4
 )
+
+// LeadPeriod is the time between the frames of an analogue trace before
+// the game begins: the classifier's drift tracking steps by the time
+// between frames, so sparse frames track as the daemon's 100 a second do.
+const LeadPeriod = time.Second
 
 // analogGap is the least time an analogue trace leaves between two changes
 // of one square (a capture's victim lifted, the capturing man set down):
@@ -97,6 +104,7 @@ type AnalogTrace struct {
 	now    time.Duration   // the next scan
 	end    time.Duration
 	hmax   float64 // above this height a man is out of every sensor's reach
+	clear  float64 // the height at which a hand carries a man across
 	settle time.Duration
 	first  bool
 }
@@ -108,17 +116,6 @@ type AnalogTrace struct {
 // occupancy is the event trace's, debounced as a frame trace's would be, so
 // a reader without the calibration replays the events.
 func (s *Synthesiser) Analog(g *Game, gameSeed uint64, opts AnalogOptions) (*AnalogTrace, error) {
-	if opts.Period <= 0 {
-		opts.Period = 10 * time.Millisecond
-	}
-	switch {
-	case opts.OffCentre == hallsim.Off:
-		opts.OffCentre = 0
-	case opts.OffCentre == 0:
-		opts.OffCentre = 2.5
-	case opts.OffCentre < 0 || math.IsNaN(opts.OffCentre):
-		return nil, fmt.Errorf("hwtest: analogue: off-centre %v mm: want 0 or more", opts.OffCentre)
-	}
 	b, err := s.buildWith(g, gameSeed, analogGap)
 	if err != nil {
 		return nil, err
@@ -133,13 +130,26 @@ func (s *Synthesiser) Analog(g *Game, gameSeed uint64, opts AnalogOptions) (*Ana
 // lifted first of those in hand is set down, or, with nobody in hand, a new
 // man: White on ranks 1 to 4, Black above.
 func renderAnalog(start board.Position, lines []trace.Line, placed []board.Color, debounce time.Duration, opts AnalogOptions, rng *rand.Rand) (*AnalogTrace, error) {
+	if opts.Period <= 0 {
+		opts.Period = 10 * time.Millisecond
+	}
+	switch {
+	case opts.OffCentre == hallsim.Off:
+		opts.OffCentre = 0
+	case opts.OffCentre == 0:
+		opts.OffCentre = 2.5
+	case opts.OffCentre < 0 || math.IsNaN(opts.OffCentre):
+		return nil, fmt.Errorf("hwtest: analogue: off-centre %v mm: want 0 or more", opts.OffCentre)
+	}
+	if opts.Started < 0 {
+		return nil, fmt.Errorf("hwtest: analogue: started %v: want 0 or more", opts.Started)
+	}
 	hb, err := hallsim.NewBoard(opts.Board, opts.BoardSeed)
 	if err != nil {
 		return nil, fmt.Errorf("hwtest: analogue: %w", err)
 	}
-	hb.SetStarted(opts.Started)
 	m := hb.Model()
-	a := &AnalogTrace{opts: opts, board: hb, hmax: 5 * m.Depth, settle: debounce, first: true}
+	a := &AnalogTrace{opts: opts, board: hb, hmax: 5 * m.Depth, clear: 1.5 * m.Depth, settle: debounce, first: true}
 	a.occ = start.Occupancy()
 	land := func(sq board.Square) (x, y float64) {
 		x, y = m.Centre(sq)
@@ -184,6 +194,9 @@ func renderAnalog(start board.Position, lines []trace.Line, placed []board.Color
 	places := 0
 	ms := func(t time.Duration) float64 { return float64(t) / float64(time.Millisecond) }
 	for _, l := range lines {
+		if l.Kind != trace.Setup {
+			l.T += opts.Started
+		}
 		switch l.Kind {
 		case trace.Lift:
 			id := on[l.Square]
@@ -265,7 +278,11 @@ func (a *AnalogTrace) Next() (trace.Line, bool) {
 		return trace.Line{}, false
 	}
 	t := a.now
-	a.now += a.opts.Period
+	if a.now+LeadPeriod < a.opts.Started {
+		a.now += LeadPeriod
+	} else {
+		a.now += a.opts.Period
+	}
 	for a.ev < len(a.events) && a.events[a.ev].T-a.settle <= t {
 		e := a.events[a.ev]
 		if e.Kind == trace.Lift {
@@ -313,10 +330,19 @@ func (a *AnalogTrace) move(id int, t float64) {
 	if m.cur+1 < len(m.spells) {
 		n := &m.spells[m.cur+1]
 		h = min(h, n.height(t))
-		// Carried in a straight line from the one stay to the next.
-		from := max(k.a, k.b)
-		if t > from {
-			f := min((t-from)/(n.a-from), 1)
+		// Carried in a straight line from the one stay to the next, once
+		// the hand has lifted him clear of the board, and set down
+		// straight: across at the top of his path when it is lower.
+		from, to := k.b+a.clear/k.vb, n.a-a.clear/n.va
+		if from >= to {
+			from = (from + to) / 2
+			to = from
+		}
+		switch {
+		case t >= to:
+			x, y = n.x, n.y
+		case t > from:
+			f := (t - from) / (to - from)
 			x, y = k.x+f*(n.x-k.x), k.y+f*(n.y-k.y)
 		}
 	}

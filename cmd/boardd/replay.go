@@ -31,6 +31,7 @@ func runReplay(ctx context.Context, env *environment, args []string) int {
 			"boardd replay --laws sarratt1808 --trace testdata/laws/sarratt1808-false-castling.trace",
 			`printf '{"t":0,"lift":"e2"}\n{"t":400,"place":"e4"}\n' | boardd replay --trace -`,
 			"boardd replay --laws hastings1895 --time-control hastings1895 --trace clock/testdata/hastings-forfeit.trace",
+			"boardd replay --calibration testdata/analog/board.calibration.json --trace testdata/analog/opening.trace",
 		},
 		exit: "Exit status: 0 when the trace is played to its end; 2 for a bad command line or a malformed trace line (boardd: trace line N: ...).",
 	}
