@@ -36,7 +36,7 @@ func (d *daemon) startConsole() error {
 		return UsageError{fmt.Errorf("--board-id: %w", err)}
 	}
 	simulated := d.simulated()
-	local, err := console.NewLocal(d.runner, console.LocalOptions{ID: id, Simulated: simulated, Tournament: d.opts.Tournament})
+	local, err := console.NewLocal(d.runner, console.LocalOptions{ID: id, Simulated: simulated, Tournament: d.opts.Tournament, Layer: d.consoleLayer()})
 	if err != nil {
 		return err
 	}

@@ -44,6 +44,7 @@ type Options struct {
 	LogLevel    string
 	Input       string // trace lines to play into the board: a file, a FIFO, or -
 	ArchiveCap  string // disk space for finished games, e.g. 64MiB
+	Emulate     string // a board to answer apps as, and its port: chesslink:PATH
 
 	Stdin  io.Reader           // for Input "-"
 	Stderr io.Writer           // the log
@@ -79,6 +80,7 @@ type daemon struct {
 	serial   map[string]*serialport.Board // serial boards by port (serial.go)
 	tls      *console.TLS                 // the console's certificate, nil for plain HTTP
 	hall     *hallSetup                   // the hall's settings, nil for no hall (hall.go)
+	apps     *emulation                   // the board apps drive, nil for none (emulate.go)
 }
 
 // Run runs the board until ctx ends. A fault in the options or the
@@ -140,6 +142,9 @@ func (d *daemon) start() error {
 	d.runner = game.NewRunner(d.game, d.clock)
 	d.attachJournal()
 	if err := d.startLEDs(); err != nil {
+		return err
+	}
+	if err := d.startEmulation(); err != nil {
 		return err
 	}
 	if err := d.startHardware(); err != nil {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/boardd/boardd/board"
 	"github.com/boardd/boardd/game"
+	"github.com/boardd/boardd/jsonstring"
 	"github.com/boardd/boardd/report"
 	"github.com/boardd/boardd/trace"
 )
@@ -232,9 +233,9 @@ func AppendTag(dst []byte, t time.Duration, seq uint64, tag, value string) []byt
 	start := len(dst)
 	dst = appendPrefix(dst, t, seq)
 	dst = append(dst, `,"tag":`...)
-	dst = trace.AppendString(dst, tag)
+	dst = jsonstring.Append(dst, tag)
 	dst = append(dst, `,"value":`...)
-	dst = trace.AppendString(dst, value)
+	dst = jsonstring.Append(dst, value)
 	return seal(append(dst, '}', '\n'), start)
 }
 

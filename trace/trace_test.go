@@ -143,25 +143,6 @@ func TestLatestTimeCannotOverflow(t *testing.T) {
 	}
 }
 
-func TestAppendStringWritesJSON(t *testing.T) {
-	for _, s := range []string{"", "king", "x\x01\x7f", "quote\"back\\slash", "tab\tnew\nline\r", "é♞", "bad \xff utf-8", "\u2028", string([]byte{0xe2, 0x82})} {
-		out := AppendString(nil, s)
-		var back string
-		if err := json.Unmarshal(out, &back); err != nil {
-			t.Errorf("AppendString(%q) = %s: not JSON: %v", s, out, err)
-			continue
-		}
-		if want := strings.ToValidUTF8(s, "\ufffd"); back != want && !(strings.Contains(s, "\xe2\x82") && back == "\ufffd\ufffd") {
-			t.Errorf("AppendString(%q) = %s, read back as %q", s, out, back)
-		}
-		for _, b := range out {
-			if b < 0x20 || b == 0x7f {
-				t.Errorf("AppendString(%q) = %q: a raw control character", s, out)
-			}
-		}
-	}
-}
-
 // analogLine builds an analogue frame line's JSON: occupancy, resolution and
 // 64 levels (level i = base + i).
 func analogLine(t int, frame string, bits, base int) string {

@@ -20,6 +20,7 @@ func runDaemon(ctx context.Context, env *environment, args []string) int {
 			{"The game", []string{"laws", "time-control", "tournament", "odds"}},
 			{"The board", []string{"config", "sensor", "led", "input"}},
 			{"The console and the hall", []string{"listen", "tls-cert", "tls-key", "hall", "board-id"}},
+			{"Chess apps", []string{"emulate"}},
 			{"State and logs", []string{"state-dir", "archive-cap", "log-level"}},
 		},
 		examples: []string{
@@ -29,6 +30,7 @@ func runDaemon(ctx context.Context, env *environment, args []string) int {
 			"boardd run --sensor serial:/dev/ttyACM0 --led serial:/dev/ttyACM0",
 			"boardd run --listen 0.0.0.0:8443 --tls-cert /etc/boardd/console.pem --tls-key /etc/boardd/console.key   # the console for the club's network, over HTTPS",
 			"boardd run --hall mqtts://broker.club.lan --board-id board-01",
+			"boardd run --emulate chesslink:/dev/ttyGS0   # chess apps drive the board as a Millennium ChessLink board",
 		},
 		exit: "Exit status: 0 when stopped; 1 when the board failed; 2 for a bad command line or configuration (every fault on stderr).",
 	}
@@ -50,6 +52,7 @@ func runDaemon(ctx context.Context, env *environment, args []string) int {
 	fs.StringVar(&o.LogLevel, "log-level", "", "log level: debug, info, warn or error (default from the config, else info)")
 	fs.StringVar(&o.Input, "input", "", "play trace lines into the board from FILE, a FIFO, or - for standard input (a rig, a demonstration)")
 	fs.StringVar(&o.ArchiveCap, "archive-cap", "", "disk space for finished games, e.g. 64MiB (default 64MiB)")
+	fs.StringVar(&o.Emulate, "emulate", "", "answer chess apps as a Millennium ChessLink board on a serial port: chesslink:PATH, e.g. chesslink:/dev/ttyGS0 (a USB gadget port; docs/chesslink.md; default from the config, else none)")
 	if code, ok := h.parse(env, fs, args); !ok {
 		return code
 	}
