@@ -64,16 +64,20 @@ type Header struct {
 	// ClockAtFirstInput starts the first mover's clock at the first input.
 	TimeControl       string
 	ClockAtFirstInput bool
-	Tournament        bool              // every penalty exacted by the arbiter
-	Tags              map[string]string // PGN tags (Date is "????.??.??" until the clock is synchronised)
-	Started           time.Time         // wall-clock start of the game; zero when the clock was not synchronised
-	Physical          *board.Occupancy  // what the board read at the start, when not the start position
-	Debounce          time.Duration     // sensor debounce window (zero: the default)
-	Settle            time.Duration     // gesture options (zero: the defaults)
-	QuickSettle       time.Duration     // negative: Settle
-	OpenWait          time.Duration
-	Jadoube           time.Duration
-	Bump              time.Duration
+	Tournament        bool // every penalty exacted by the arbiter
+	// Remote names the sides played from off the board from the start (a
+	// game against an engine): trace.SideWhite, SideBlack or SideBoth; ""
+	// for none. A remote line in the journal changes it during the game.
+	Remote      string
+	Tags        map[string]string // PGN tags (Date is "????.??.??" until the clock is synchronised)
+	Started     time.Time         // wall-clock start of the game; zero when the clock was not synchronised
+	Physical    *board.Occupancy  // what the board read at the start, when not the start position
+	Debounce    time.Duration     // sensor debounce window (zero: the default)
+	Settle      time.Duration     // gesture options (zero: the defaults)
+	QuickSettle time.Duration     // negative: Settle
+	OpenWait    time.Duration
+	Jadoube     time.Duration
+	Bump        time.Duration
 }
 
 // NewHeader returns the header of game number game played with opts.
@@ -83,7 +87,7 @@ func NewHeader(game uint64, opts game.Options, started time.Time) Header {
 		TimeControl: opts.TimeControl, ClockAtFirstInput: opts.ClockAtFirstInput, Tournament: opts.Tournament,
 		Tags: map[string]string{}, Started: started, Debounce: opts.Timing.Debounce,
 		Settle: opts.Timing.Settle, QuickSettle: opts.Timing.QuickSettle, OpenWait: opts.Timing.OpenWait,
-		Jadoube: opts.Timing.Jadoube, Bump: opts.Timing.Bump,
+		Jadoube: opts.Timing.Jadoube, Bump: opts.Timing.Bump, Remote: RemoteSides(opts.Remote),
 	}
 	for k, v := range opts.Tags {
 		h.Tags[k] = v
@@ -113,6 +117,7 @@ func (h Header) Options(base game.Options) game.Options {
 	o.Timing.Debounce = h.Debounce
 	o.Timing.Settle, o.Timing.OpenWait, o.Timing.Jadoube = h.Settle, h.OpenWait, h.Jadoube
 	o.Timing.QuickSettle, o.Timing.Bump = h.QuickSettle, h.Bump
+	o.Remote = [2]bool{h.Remote == trace.SideWhite || h.Remote == trace.SideBoth, h.Remote == trace.SideBlack || h.Remote == trace.SideBoth}
 	o.Tags = make(map[string]string, len(h.Tags))
 	for k, v := range h.Tags {
 		o.Tags[k] = v
@@ -123,6 +128,20 @@ func (h Header) Options(base game.Options) game.Options {
 		o.Physical = &occ
 	}
 	return o
+}
+
+// RemoteSides names the sides played from off the board, as a header and
+// a trace's remote line name them: "white", "black", "both", or "" for none.
+func RemoteSides(remote [2]bool) string {
+	switch {
+	case remote[board.White] && remote[board.Black]:
+		return trace.SideBoth
+	case remote[board.White]:
+		return trace.SideWhite
+	case remote[board.Black]:
+		return trace.SideBlack
+	}
+	return ""
 }
 
 // Record is one line of a journal.
@@ -148,6 +167,7 @@ type headerWire struct {
 	Control    string            `json:"time_control,omitempty"`
 	AtFirst    bool              `json:"clock_at_first_input,omitempty"`
 	Tournament bool              `json:"tournament,omitempty"`
+	Remote     string            `json:"remote,omitempty"`
 	Tags       map[string]string `json:"tags,omitempty"`
 	Started    string            `json:"started,omitempty"`
 	Physical   string            `json:"physical,omitempty"`
@@ -185,7 +205,7 @@ func appendPrefix(dst []byte, t time.Duration, seq uint64) []byte {
 func AppendHeader(dst []byte, t time.Duration, seq uint64, h Header) ([]byte, error) {
 	w := headerWire{
 		Journal: Version, Game: h.Game, Laws: h.Laws, Setup: h.Setup, Odds: h.Odds,
-		Control: h.TimeControl, AtFirst: h.ClockAtFirstInput, Tournament: h.Tournament,
+		Control: h.TimeControl, AtFirst: h.ClockAtFirstInput, Tournament: h.Tournament, Remote: h.Remote,
 		Tags: h.Tags, Debounce: ms(h.Debounce), Settle: ms(h.Settle), Quick: ms(h.QuickSettle), OpenWait: ms(h.OpenWait), Jadoube: ms(h.Jadoube), Bump: ms(h.Bump),
 	}
 	if !h.Started.IsZero() {
@@ -289,7 +309,7 @@ func parseRecord(line []byte) (Record, error) {
 		}
 		h := &Header{
 			Game: w.Game, Laws: w.Laws, Setup: w.Setup, Odds: w.Odds,
-			TimeControl: w.Control, ClockAtFirstInput: w.AtFirst, Tournament: w.Tournament, Tags: w.Tags,
+			TimeControl: w.Control, ClockAtFirstInput: w.AtFirst, Tournament: w.Tournament, Remote: w.Remote, Tags: w.Tags,
 			Debounce: fromMS(w.Debounce), Settle: fromMS(w.Settle), QuickSettle: fromMS(w.Quick), OpenWait: fromMS(w.OpenWait), Jadoube: fromMS(w.Jadoube),
 			Bump: fromMS(w.Bump),
 		}
@@ -298,6 +318,11 @@ func parseRecord(line []byte) (Record, error) {
 		}
 		if w.Laws == "" {
 			return Record{}, fmt.Errorf("header: no law-set")
+		}
+		switch w.Remote {
+		case "", trace.SideWhite, trace.SideBlack, trace.SideBoth:
+		default:
+			return Record{}, fmt.Errorf("header: remote %q: want white, black, both or none", w.Remote)
 		}
 		if w.Setup != "" {
 			if _, err := board.ParseFEN(w.Setup); err != nil {

@@ -17,7 +17,7 @@ import (
 func TestRecordsRoundTrip(t *testing.T) {
 	phys := board.Occupancy(0xffff00000000ffef)
 	h := Header{
-		Game: 7, Laws: "nycc", Setup: "8/8/8/8/8/8/8/K1k5 w - - 0 1", Odds: "pawn-and-move", TimeControl: "40/5400+30:1800+30", ClockAtFirstInput: true, Tournament: true,
+		Game: 7, Laws: "nycc", Setup: "8/8/8/8/8/8/8/K1k5 w - - 0 1", Odds: "pawn-and-move", TimeControl: "40/5400+30:1800+30", ClockAtFirstInput: true, Tournament: true, Remote: "black",
 		Tags:    map[string]string{"Date": "2025.06.01", "White": "Morphy, \"Paul\"", "Event": "Café"},
 		Started: time.Date(2025, 6, 1, 18, 30, 0, 0, time.UTC), Physical: &phys,
 		Debounce: 30 * time.Millisecond, Settle: 300 * time.Millisecond, OpenWait: 1500 * time.Millisecond, Jadoube: 2 * time.Second,
@@ -95,6 +95,7 @@ func TestBadRecordsAreRefusedWithReason(t *testing.T) {
 		{`{"t":1,"seq":3,"journal":1,"game":1,"laws":"nycc","fen":"nonsense"}`, `fen`},
 		{`{"t":1,"seq":3,"journal":1,"game":1,"laws":"nycc","physical":"xyz"}`, `physical`},
 		{`{"t":1,"seq":3,"journal":1,"game":1,"laws":"nycc","started":"yesterday"}`, `started`},
+		{`{"t":1,"seq":3,"journal":1,"game":1,"laws":"nycc","remote":"nobody"}`, `remote "nobody"`},
 		{`{"t":1,"seq":3,"type":"move","tag":"Date"}`, `more than one`},
 		{`{"t":1,"seq":3,"type":""}`, `no "type"`},
 		{`{"t":1,"seq":3,"tag":""}`, `empty name`},
