@@ -1,12 +1,16 @@
 package game
 
 import (
+	"context"
+	"errors"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/boardd/boardd/board"
 	"github.com/boardd/boardd/report"
+	"github.com/boardd/boardd/timing"
+	"github.com/boardd/boardd/trace"
 )
 
 func mustUCI(t *testing.T, s string) board.Move {
@@ -276,5 +280,45 @@ func TestResignAndAgreeDraw(t *testing.T) {
 	g, _ := New(Options{Laws: "fide2023"}, nil)
 	if err := g.Action(time.Second, ActionResign, "nobody"); err == nil || !strings.Contains(err.Error(), "white or black") {
 		t.Errorf("resign by nobody: %v", err)
+	}
+}
+
+// SubmitIf applies an input only while its check passes, on the loop
+// goroutine: refused, it is neither applied nor told to the input hooks (it
+// is not journalled).
+func TestSubmitIf(t *testing.T) {
+	g, err := New(Options{Laws: "fide2023", Remote: [2]bool{false, true}}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := NewRunner(g, &timing.Virtual{})
+	var heard []trace.Line
+	r.OnInput(func(l trace.Line) { heard = append(heard, l) })
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		_ = r.Run(ctx)
+	}()
+	defer func() {
+		cancel()
+		<-done
+	}()
+	move := trace.Line{Kind: trace.Opponent, Move: mustUCI(t, "e7e5")}
+	stale := errors.New("the game has moved on")
+	if err := r.SubmitIf(ctx, move, func(*Game) error { return stale }); err != stale {
+		t.Errorf("refused input: %v", err)
+	}
+	if err := r.SubmitIf(ctx, trace.Line{Kind: trace.Lift, Square: 12}, func(g *Game) error {
+		if g.Snapshot().Moves != 0 {
+			return stale
+		}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	s, _ := r.Snapshot(ctx)
+	if len(heard) != 1 || heard[0].Kind != trace.Lift || s.InHand.Count() != 1 {
+		t.Errorf("inputs heard %v, in hand %v", heard, s.InHand.SquareNames())
 	}
 }
