@@ -614,6 +614,19 @@ func (g *Game) SetHint(t time.Duration, m *board.Move) {
 	g.settle(t)
 }
 
+// Annotate notes comment at the move at ply (from 0) of the game record:
+// a chess engine's evaluation of its move, written in the PGN. A comment
+// that begins with a command ("[%eval 0.35,14] ...") goes with its move if
+// the move is taken back.
+func (g *Game) Annotate(ply int, comment string) error {
+	if ply < 0 || ply >= g.arb.MoveCount() {
+		return fmt.Errorf("annotate: no move %d (%d played)", ply, g.arb.MoveCount())
+	}
+	g.arb.Comment(ply, comment)
+	g.version++
+	return nil
+}
+
 // SetTag sets a PGN tag of the game (the date, once the wall clock is known
 // to be right); it holds for the games that follow on this board too.
 func (g *Game) SetTag(name, value string) { g.arb.SetTag(name, value) }

@@ -808,3 +808,34 @@ func TestRemoteSidesAndTagsCarryOver(t *testing.T) {
 		t.Errorf("archived tags %v", tags)
 	}
 }
+
+// An engine's evaluation noted at its move is journalled: the replay's PGN
+// has it where the live game's has it.
+func TestCommentsReplay(t *testing.T) {
+	dir := t.TempDir()
+	s := start(t, Options{Dir: dir}, noWall)
+	s.feed(legalsMate(t, false)[:8]...) // the touch, e4, e5, Nf3
+	s.finish()
+	if err := s.rec.Comment(s.now+time.Second, 1, "[%eval 0.20,12] Stockfish 15.1 +0.20/12"); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.rec.Comment(s.now+time.Second, 9, "no such move"); err == nil {
+		t.Error("a comment at a move not played was taken")
+	}
+	live := s.p.PGN()
+	if !strings.Contains(live, "e5 {[%eval 0.20,12]") {
+		t.Fatalf("live PGN:\n%s", live)
+	}
+	s.close()
+	g, err := Read(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rp, err := Replay(g, game.Options{Laws: "fide2023"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := rp.Game.PGN(); got != live {
+		t.Errorf("replayed PGN:\n%s\nwant:\n%s", got, live)
+	}
+}

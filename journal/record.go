@@ -35,6 +35,10 @@ const (
 	// KindTag sets a PGN tag learnt during the game (the date, once the
 	// clock is synchronised). Its key is "tag".
 	KindTag
+	// KindComment notes a comment at a move of the game (an engine's
+	// evaluation of its move): its key is "comment", with "ply", the
+	// move's index from 0.
+	KindComment
 )
 
 // String names the kind.
@@ -48,6 +52,8 @@ func (k Kind) String() string {
 		return "report"
 	case KindTag:
 		return "tag"
+	case KindComment:
+		return "comment"
 	}
 	return "unknown"
 }
@@ -153,7 +159,8 @@ type Record struct {
 	Input  trace.Line    // KindInput (Input.Seq == Seq, Input.T == T)
 	Report report.Report // KindReport
 	Tag    string        // KindTag: the PGN tag
-	Value  string        // KindTag: its value
+	Value  string        // KindTag: its value; KindComment: the comment
+	Ply    int           // KindComment: the move's index, from 0
 	Raw    []byte        // the record's JSON object as stored, without its checksum or newline
 }
 
@@ -187,6 +194,8 @@ type probe struct {
 	Type    *string  `json:"type"`
 	Tag     *string  `json:"tag"`
 	Value   string   `json:"value"`
+	Comment *string  `json:"comment"`
+	Ply     *int     `json:"ply"`
 }
 
 func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
@@ -258,6 +267,17 @@ func AppendTag(dst []byte, t time.Duration, seq uint64, tag, value string) []byt
 	return seal(append(dst, '}', '\n'), start)
 }
 
+// AppendComment writes a comment record (with its newline) onto dst.
+func AppendComment(dst []byte, t time.Duration, seq uint64, ply int, comment string) []byte {
+	start := len(dst)
+	dst = appendPrefix(dst, t, seq)
+	dst = append(dst, `,"comment":`...)
+	dst = trace.AppendString(dst, comment)
+	dst = append(dst, `,"ply":`...)
+	dst = strconv.AppendInt(dst, int64(ply), 10)
+	return seal(append(dst, '}', '\n'), start)
+}
+
 // ParseRecord reads one journal line (without its newline). A line that
 // ends in a checksum must match it; a line without one (written by a boardd
 // from before checksums) is read as it is. Record.Raw is the record without
@@ -290,13 +310,13 @@ func parseRecord(line []byte) (Record, error) {
 	}
 	r := Record{Seq: *p.Seq, T: fromMS(*p.T), Raw: line}
 	keys := 0
-	for _, present := range []bool{p.Journal != nil, p.Type != nil, p.Tag != nil} {
+	for _, present := range []bool{p.Journal != nil, p.Type != nil, p.Tag != nil, p.Comment != nil} {
 		if present {
 			keys++
 		}
 	}
 	if keys > 1 {
-		return Record{}, fmt.Errorf(`more than one of "journal", "type" and "tag" on the line`)
+		return Record{}, fmt.Errorf(`more than one of "journal", "type", "tag" and "comment" on the line`)
 	}
 	switch {
 	case p.Journal != nil:
@@ -357,6 +377,11 @@ func parseRecord(line []byte) (Record, error) {
 			return Record{}, fmt.Errorf("tag: empty name")
 		}
 		r.Kind, r.Tag, r.Value = KindTag, *p.Tag, p.Value
+	case p.Comment != nil:
+		if p.Ply == nil || *p.Ply < 0 {
+			return Record{}, fmt.Errorf(`comment: want "ply", the move's index from 0`)
+		}
+		r.Kind, r.Value, r.Ply = KindComment, *p.Comment, *p.Ply
 	default:
 		l, err := trace.Parse(line)
 		if err != nil {

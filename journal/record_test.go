@@ -83,6 +83,12 @@ func TestRecordsRoundTrip(t *testing.T) {
 	if err != nil || r.Kind != KindTag || r.Tag != "Date" || r.Value != "2025.06.02" || r.T != time.Minute || r.Seq != 300 {
 		t.Errorf("tag %s read back as %+v, %v", tag, r, err)
 	}
+
+	comment := AppendComment(nil, time.Minute, 301, 17, "[%eval -1.50,14] Stockfish 15.1 \"-1.50/14\"")
+	r, err = ParseRecord(comment[:len(comment)-1])
+	if err != nil || r.Kind != KindComment || r.Ply != 17 || r.Value != "[%eval -1.50,14] Stockfish 15.1 \"-1.50/14\"" || r.T != time.Minute || r.Seq != 301 {
+		t.Errorf("comment %s read back as %+v, %v", comment, r, err)
+	}
 }
 
 func TestBadRecordsAreRefusedWithReason(t *testing.T) {
@@ -99,6 +105,8 @@ func TestBadRecordsAreRefusedWithReason(t *testing.T) {
 		{`{"t":1,"seq":3,"type":"move","tag":"Date"}`, `more than one`},
 		{`{"t":1,"seq":3,"type":""}`, `no "type"`},
 		{`{"t":1,"seq":3,"tag":""}`, `empty name`},
+		{`{"t":1,"seq":3,"comment":"+0.3"}`, `"ply"`},
+		{`{"t":1,"seq":3,"comment":"+0.3","tag":"Date"}`, `more than one`},
 		{`{"t":1,"seq":3,"lift":"z9"}`, `square`},
 		{`{"t":1,"seq":3,"setup":"8/8/8/8/8/8/8/K1k5 w - - 0 1"}`, `header`},
 		{`{"t":1,"seq":3}`, `no input`},
@@ -134,6 +142,8 @@ func FuzzParseRecord(f *testing.F) {
 			again = AppendInput(nil, r.Seq, r.Input)
 		case KindTag:
 			again = AppendTag(nil, r.T, r.Seq, r.Tag, r.Value)
+		case KindComment:
+			again = AppendComment(nil, r.T, r.Seq, r.Ply, r.Value)
 		case KindReport:
 			again = AppendReport(nil, r.Seq, &r.Report)
 		case KindHeader:

@@ -2,6 +2,7 @@ package journal
 
 import (
 	"errors"
+	"fmt"
 	"log/slog"
 	"sync"
 	"time"
@@ -217,6 +218,28 @@ func (r *Recorder) SetTag(t time.Duration, tag, value string) error {
 	r.mu.Unlock()
 	g := r.game()
 	g.SetTag(tag, value)
+	r.showFault()
+	r.writeCurrent(g)
+	return nil
+}
+
+// Comment notes a comment at the move at ply of the game in progress, at
+// game time t (a chess engine's evaluation of its move): it is journalled,
+// so that the journal's replay and its PGN have it, and noted in the live
+// game. It runs on the loop goroutine. It fails when the game has no such
+// move, or the journal's backlog is full: nothing is changed then.
+func (r *Recorder) Comment(t time.Duration, ply int, comment string) error {
+	g := r.game()
+	if ply < 0 || ply >= g.Snapshot().Moves {
+		return fmt.Errorf("journal: comment at move %d: the game has %d moves", ply, g.Snapshot().Moves)
+	}
+	if err := r.j.AppendComment(t, ply, comment); errors.Is(err, ErrBacklogFull) {
+		r.showFault()
+		return err
+	}
+	if err := g.Annotate(ply, comment); err != nil {
+		return err
+	}
 	r.showFault()
 	r.writeCurrent(g)
 	return nil

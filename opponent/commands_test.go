@@ -429,3 +429,34 @@ func TestFaultShownAndAskedAgain(t *testing.T) {
 		t.Errorf("fault %q after %d questions", st.Fault, len(f.asked()))
 	}
 }
+
+// With evaluations on, each move of the engine carries its evaluation in
+// the PGN once carried out, and the Annotator names the engine.
+func TestEvaluationsNoted(t *testing.T) {
+	f := newFake()
+	b := newBoard(t, game.Options{})
+	annotate := func(ctx context.Context, ply int, san, comment string) error {
+		return b.r.Do(ctx, func(g *game.Game, _ time.Duration) {
+			if err := Annotated(g, ply, san); err != nil {
+				t.Error(err)
+				return
+			}
+			if err := g.Annotate(ply, comment); err != nil {
+				t.Error(err)
+			}
+		})
+	}
+	startMatch(t, b, Options{Player: f, Side: Black, Annotate: annotate})
+	h := &opponenttest.Hands{Door: b.r, Human: board.White, Choose: fixed("e2e4", "d2d4")}
+	play(t, h, func(s *game.Snapshot) bool { return s.Moves == 4 })
+	eventually(t, "the second evaluation", func() bool {
+		_, pgn := b.live()
+		return strings.Count(pgn, "[%eval 0.17,1] Fake 1.0:") == 2
+	})
+	if n := len(f.asked()); n != 2 {
+		t.Errorf("the engine was asked %d times for its two moves", n)
+	}
+	if _, pgn := b.live(); !strings.Contains(pgn, `[Annotator "Fake 1.0"]`) || !strings.Contains(pgn, "a5 {[%eval 0.17,1]") {
+		t.Errorf("PGN:\n%s", pgn)
+	}
+}

@@ -7,7 +7,6 @@ import (
 	"log/slog"
 	"math/rand/v2"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/boardd/boardd/board"
@@ -39,9 +38,12 @@ type Options struct {
 	// SetTag sets a PGN tag of the game (journalled by the daemon); nil
 	// sets it on the game alone.
 	SetTag func(ctx context.Context, name, value string) error
-	// Annotate writes the opponent's evaluation after each of its moves as
-	// a comment in the PGN, and names it as the Annotator; nil writes none.
-	Annotate func(ctx context.Context, ply int, comment string) error
+	// Annotate notes the opponent's evaluation of each of its moves as a
+	// comment at the move (ply, from 0) once it is carried out, and the
+	// opponent is named as the PGN's Annotator; nil notes none. The
+	// daemon journals it, having checked the move at ply is san (see
+	// Annotated).
+	Annotate func(ctx context.Context, ply int, san, comment string) error
 	// RetryAfter is how long after a failed question it is asked again
 	// (default 5s): the player has given up restarting, the fault is shown,
 	// and the game waits.
@@ -101,7 +103,6 @@ type Match struct {
 	log     *slog.Logger
 	control *clock.Control
 	wake    chan struct{}
-	latest  atomic.Pointer[game.Snapshot]
 
 	mu          sync.Mutex
 	rng         *rand.Rand
@@ -117,6 +118,7 @@ type Match struct {
 
 	// The Run goroutine's own.
 	q, h     *inflight
+	note     *note
 	retryAt  time.Duration
 	wasOver  bool
 	tagsRead bool
@@ -129,6 +131,14 @@ type inflight struct {
 	q      Question
 	cancel context.CancelFunc
 	ch     <-chan Answer
+}
+
+// note is an evaluation to note at the opponent's move once it is carried
+// out.
+type note struct {
+	ply     int
+	san     string
+	comment string
 }
 
 // questionKey is the game as a question was asked of it: an answer for
@@ -190,10 +200,7 @@ func New(o Options) (*Match, error) {
 	_, m.state.Hints = o.Player.(Hinter)
 	_, m.state.Levels = o.Player.(Leveller)
 	m.state.Name, m.state.Level = m.names()
-	o.Runner.OnChange(func(s *game.Snapshot) {
-		m.latest.Store(s)
-		m.poke()
-	})
+	o.Runner.OnChange(func(*game.Snapshot) { m.poke() })
 	return m, nil
 }
 
@@ -283,17 +290,11 @@ func sameState(a, b State) bool {
 		a.HintEval == b.HintEval && a.Draw == b.Draw && a.Fault == b.Fault && a.Recovered == b.Recovered
 }
 
-// snapshot returns the game as last seen.
+// snapshot returns the game as it stands, taken on the runner's goroutine:
+// every input applied so far is in it (a snapshot handed to OnChange may be
+// told after an input's Submit has returned).
 func (m *Match) snapshot(ctx context.Context) (*game.Snapshot, error) {
-	if s := m.latest.Load(); s != nil {
-		return s, nil
-	}
-	s, err := m.o.Runner.Snapshot(ctx)
-	if err != nil {
-		return nil, err
-	}
-	m.latest.CompareAndSwap(nil, s)
-	return s, nil
+	return m.o.Runner.Snapshot(ctx)
 }
 
 // Run plays until ctx ends: it says which side is played from off the
@@ -337,8 +338,8 @@ func (m *Match) Run(ctx context.Context) error {
 // step brings the match up to date with the game: the sides, the tags,
 // the question in flight and the hint.
 func (m *Match) step(ctx context.Context) {
-	snap := m.latest.Load()
-	if snap == nil || ctx.Err() != nil {
+	snap, err := m.snapshot(ctx)
+	if err != nil {
 		return
 	}
 	m.mu.Lock()
@@ -361,6 +362,7 @@ func (m *Match) step(ctx context.Context) {
 		return // the change brings the next step
 	}
 	m.keepTags(ctx, side)
+	m.annotate(ctx, snap)
 
 	key, ask := m.questionFor(snap, side)
 	if m.q != nil && (!ask || m.q.key != key) {
@@ -539,10 +541,41 @@ func (m *Match) answered(ctx context.Context, a Answer) {
 	}
 	m.update(func(s *State) { s.Move, s.Book, s.Eval = a.SAN, a.Book, a.Eval })
 	if m.o.Annotate != nil && a.Eval != nil {
-		if err := m.o.Annotate(ctx, f.ply, evalComment(m.o.Player.Name(), a.Eval)); err != nil && ctx.Err() == nil {
-			m.log.Warn("opponent: evaluation not written", "err", err)
-		}
+		m.note = &note{ply: f.ply, san: a.SAN, comment: evalComment(m.o.Player.Name(), a.Eval)}
 	}
+}
+
+// annotate notes the evaluation of the opponent's last move once it is
+// carried out; it is dropped if the move is taken back first.
+func (m *Match) annotate(ctx context.Context, snap *game.Snapshot) {
+	n := m.note
+	if n == nil {
+		return
+	}
+	if snap.Moves <= n.ply {
+		// Not carried out yet; or taken back with the move before it
+		// (then forgotten). A move made later in its place fails the
+		// hook's check.
+		if snap.Moves < n.ply {
+			m.note = nil
+		}
+		return
+	}
+	m.note = nil
+	if err := m.o.Annotate(ctx, n.ply, n.san, n.comment); err != nil && ctx.Err() == nil {
+		m.log.Warn("opponent: evaluation not noted", "err", err)
+	}
+}
+
+// Annotated checks that the move at ply of g's record is the opponent's
+// move san before its evaluation is noted there: an Annotate hook's first
+// step.
+func Annotated(g *game.Game, ply int, san string) error {
+	rec := g.Record()
+	if ply < 0 || ply >= len(rec.Moves) || rec.Moves[ply].SAN != san {
+		return fmt.Errorf("opponent: move %d is not %s", ply+1, san)
+	}
+	return nil
 }
 
 // still returns a check that the game stands as f was asked of it, and the
@@ -652,9 +685,11 @@ func (m *Match) keepTags(ctx context.Context, side board.Color) {
 	}
 }
 
-// evalComment is the PGN comment of an evaluation: the engine, its score
-// and depth, and the [%eval] command readers chart ("Stockfish 15.1
-// +0.35/14 [%eval 0.35,14]").
+// evalComment is the PGN comment of an evaluation: the [%eval] command
+// readers chart (White's score in pawns, or #N for a mate, and the depth),
+// then which engine said so, in words: "[%eval 0.35,14] Stockfish 15.1:
+// +0.35/14". A comment beginning with a command goes with its move when the
+// move is taken back.
 func evalComment(engine string, e *Eval) string {
 	var score string
 	if e.White.Mate != 0 {
@@ -662,5 +697,5 @@ func evalComment(engine string, e *Eval) string {
 	} else {
 		score = fmt.Sprintf("%.2f", float64(e.White.Centipawns)/100)
 	}
-	return fmt.Sprintf("%s %s [%%eval %s,%d]", engine, e.String(), score, e.Depth)
+	return fmt.Sprintf("[%%eval %s,%d] %s: %s", score, e.Depth, engine, e.String())
 }
