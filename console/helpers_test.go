@@ -35,6 +35,7 @@ type rigOptions struct {
 	hardware  bool   // not simulated
 	token     string // "-" for none
 	extraHost string
+	opponent  OpponentSource
 }
 
 func newRig(t testing.TB, o rigOptions) *rig {
@@ -53,7 +54,7 @@ func newRig(t testing.TB, o rigOptions) *rig {
 		defer close(done)
 		runner.Run(ctx)
 	}()
-	local, err := NewLocal(runner, LocalOptions{ID: "test", Simulated: !o.hardware, Poll: 50 * time.Millisecond})
+	local, err := NewLocal(runner, LocalOptions{ID: "test", Simulated: !o.hardware, Poll: 50 * time.Millisecond, Opponent: o.opponent})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -45,6 +45,11 @@ type Options struct {
 	Input       string // trace lines to play into the board: a file, a FIFO, or -
 	ArchiveCap  string // disk space for finished games, e.g. 64MiB
 
+	// A chess engine playing one side (the [engine] section): its path,
+	// side (white, black, random), Elo or Skill Level, limit a move,
+	// Polyglot book and clock mode (carried, shown).
+	Engine, EngineSide, EngineElo, EngineSkill, EngineLimit, EngineBook, EngineClock string
+
 	Stdin  io.Reader           // for Input "-"
 	Stderr io.Writer           // the log
 	Getenv func(string) string // the process environment
@@ -79,6 +84,7 @@ type daemon struct {
 	serial   map[string]*serialport.Board // serial boards by port (serial.go)
 	tls      *console.TLS                 // the console's certificate, nil for plain HTTP
 	hall     *hallSetup                   // the hall's settings, nil for no hall (hall.go)
+	engine   *engine                      // the computer opponent, nil for none (engine.go)
 }
 
 // Run runs the board until ctx ends. A fault in the options or the
@@ -139,6 +145,9 @@ func (d *daemon) start() error {
 	}
 	d.runner = game.NewRunner(d.game, d.clock)
 	d.attachJournal()
+	if err := d.startEngine(); err != nil {
+		return err
+	}
 	if err := d.startLEDs(); err != nil {
 		return err
 	}

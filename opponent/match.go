@@ -308,8 +308,25 @@ func (m *Match) Run(ctx context.Context) error {
 			}
 		}
 	}()
-	if _, err := m.snapshot(ctx); err != nil {
+	snap, err := m.snapshot(ctx)
+	if err != nil {
 		return nil // the runner stopped first
+	}
+	// A game in progress (restored from its journal) keeps the side its
+	// opponent played, which the console may have changed.
+	if r := snap.Remote; r[board.White] != r[board.Black] {
+		kept := board.White
+		if r[board.Black] {
+			kept = board.Black
+		}
+		m.mu.Lock()
+		changed := kept != m.side
+		m.side = kept
+		m.mu.Unlock()
+		if changed {
+			m.log.Info("opponent: the game in progress keeps the side it played", "side", kept)
+		}
+		m.update(func(s *State) { s.Side = kept })
 	}
 	m.poke()
 	for {
