@@ -7,6 +7,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/boardd/boardd/opponent"
 )
 
 // fakeOpponent takes commands and says what it is.
@@ -18,7 +20,7 @@ type fakeOpponent struct {
 
 func (f *fakeOpponent) Opponent() *Opponent {
 	return &Opponent{Name: "Fake 1.0", Level: "Elo 1500", Side: "black", Thinking: true, Move: "e5",
-		Eval: &Evaluation{Score: "+0.35", Centipawns: 35, Depth: 12, PV: []string{"e5", "Nf3"}}, Commands: opponentCommands}
+		Eval: &Evaluation{Score: "+0.35", Centipawns: 35, Depth: 12, PV: []string{"e5", "Nf3"}}, Commands: opponent.Commands()}
 }
 
 func (f *fakeOpponent) Command(ctx context.Context, command, value string) error {

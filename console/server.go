@@ -21,6 +21,7 @@ import (
 	"github.com/boardd/boardd/board"
 	"github.com/boardd/boardd/lawset"
 	"github.com/boardd/boardd/logrepeat"
+	"github.com/boardd/boardd/opponent"
 	"github.com/boardd/boardd/timing"
 	"github.com/boardd/boardd/trace"
 )
@@ -554,9 +555,6 @@ func (s *Server) arbiter(w http.ResponseWriter, r *http.Request, h *hub) {
 	s.submit(w, r, h, l)
 }
 
-// opponentCommands are the commands POST .../opponent takes.
-var opponentCommands = []string{"takeback", "hint", "new-game", "resign", "draw", "side", "level"}
-
 // opponent gives the board's opponent from off the board (an engine) a
 // command. Who may: the arbiter (the token), and, on a simulated board, the
 // player at it: whoever may play on it from the page (a host this console
@@ -582,8 +580,8 @@ func (s *Server) opponent(w http.ResponseWriter, r *http.Request, h *hub) {
 		return
 	}
 	command, value := obj["command"], obj["value"]
-	if !slices.Contains(opponentCommands, command) {
-		writeError(w, http.StatusBadRequest, "opponent: command %q: want %s", command, strings.Join(opponentCommands, ", "))
+	if !slices.Contains(opponent.Commands(), command) {
+		writeError(w, http.StatusBadRequest, "opponent: command %q: want %s", command, strings.Join(opponent.Commands(), ", "))
 		return
 	}
 	if len(value) > 64 {

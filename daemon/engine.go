@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"os/exec"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/boardd/boardd/board"
@@ -214,48 +213,4 @@ func (e *engine) press(ctx context.Context, l trace.Line) bool {
 }
 
 // console is the engine as the console's board shows it and commands it.
-func (e *engine) console() console.OpponentSource { return engineConsole{e} }
-
-type engineConsole struct{ e *engine }
-
-func (c engineConsole) Opponent() *console.Opponent {
-	st := c.e.match.State()
-	o := &console.Opponent{
-		Name: st.Name, Level: st.Level, Side: st.Side.String(), Random: st.Random,
-		Thinking: st.Thinking, Hinting: st.Hinting, Move: st.Move, Book: st.Book,
-		Hint: st.Hint, Draw: st.Draw, Fault: st.Fault, Recovered: st.Recovered,
-		Commands: []string{opponent.CommandTakeBack, opponent.CommandNewGame, opponent.CommandResign, opponent.CommandDraw, opponent.CommandSide},
-	}
-	if st.Hints {
-		o.Commands = append(o.Commands, opponent.CommandHint)
-	}
-	if st.Levels {
-		o.Commands = append(o.Commands, opponent.CommandLevel)
-	}
-	if c.e.evaluate {
-		o.Eval, o.HintEval = evaluation(st.Eval), evaluation(st.HintEval)
-	}
-	return o
-}
-
-// evaluation is an engine's evaluation as the console shows it.
-func evaluation(e *opponent.Eval) *console.Evaluation {
-	if e == nil {
-		return nil
-	}
-	pv := e.PV
-	if pv == nil {
-		pv = []string{}
-	}
-	return &console.Evaluation{Score: e.White.String(), Centipawns: e.White.Centipawns, Mate: e.White.Mate, Depth: e.Depth, PV: pv}
-}
-
-func (c engineConsole) Command(ctx context.Context, command, value string) error {
-	err := c.e.match.Do(ctx, command, value)
-	if errors.Is(err, opponent.ErrRefused) {
-		return &console.RefusedError{Err: errors.New(strings.TrimPrefix(err.Error(), opponent.ErrRefused.Error()+": "))}
-	}
-	return err
-}
-
-func (c engineConsole) Watch(fn func()) func() { return c.e.match.Watch(fn) }
+func (e *engine) console() console.OpponentSource { return console.MatchSource(e.match, e.evaluate) }
