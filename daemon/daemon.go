@@ -44,6 +44,7 @@ type Options struct {
 	LogLevel    string
 	Input       string // trace lines to play into the board: a file, a FIFO, or -
 	ArchiveCap  string // disk space for finished games, e.g. 64MiB
+	Emulate     string // a board to answer apps as, and its port: chesslink:PATH
 
 	// A chess engine playing one side (the [engine] section): its path,
 	// side (white, black, random), Elo or Skill Level, limit a move,
@@ -85,6 +86,7 @@ type daemon struct {
 	tls      *console.TLS                 // the console's certificate, nil for plain HTTP
 	hall     *hallSetup                   // the hall's settings, nil for no hall (hall.go)
 	engine   *engine                      // the computer opponent, nil for none (engine.go)
+	apps     *emulation                   // the board apps drive, nil for none (emulate.go)
 }
 
 // Run runs the board until ctx ends. A fault in the options or the
@@ -149,6 +151,9 @@ func (d *daemon) start() error {
 		return err
 	}
 	if err := d.startLEDs(); err != nil {
+		return err
+	}
+	if err := d.startEmulation(); err != nil {
 		return err
 	}
 	if err := d.startHardware(); err != nil {

@@ -20,6 +20,7 @@ func runDaemon(ctx context.Context, env *environment, args []string) int {
 			{"The game", []string{"laws", "time-control", "tournament", "odds"}},
 			{"The board", []string{"config", "sensor", "led", "input"}},
 			{"The console and the hall", []string{"listen", "tls-cert", "tls-key", "hall", "board-id"}},
+			{"Chess apps", []string{"emulate"}},
 			{"State and logs", []string{"state-dir", "archive-cap", "log-level"}},
 			{"Playing the computer", []string{"engine", "engine-side", "engine-elo", "engine-skill", "engine-limit", "engine-book", "engine-clock"}},
 		},
@@ -31,6 +32,7 @@ func runDaemon(ctx context.Context, env *environment, args []string) int {
 			"boardd run --listen 0.0.0.0:8443 --tls-cert /etc/boardd/console.pem --tls-key /etc/boardd/console.key   # the console for the club's network, over HTTPS",
 			"boardd run --hall mqtts://broker.club.lan --board-id board-01",
 			"boardd run --engine /usr/games/stockfish --engine-elo 1500   # play Stockfish (Black) on the simulated board",
+			"boardd run --emulate chesslink:/dev/ttyGS0   # chess apps drive the board as a Millennium ChessLink board",
 		},
 		exit: "Exit status: 0 when stopped; 1 when the board failed; 2 for a bad command line or configuration (every fault on stderr).",
 	}
@@ -59,6 +61,7 @@ func runDaemon(ctx context.Context, env *environment, args []string) int {
 	fs.StringVar(&o.EngineLimit, "engine-limit", "", "the engine's limit a move: movetime:2s, depth:8 or nodes:20000, joined by commas (default 1s a move; with a time control it plays on the clocks)")
 	fs.StringVar(&o.EngineBook, "engine-book", "", "an opening book in Polyglot format for the engine (default none)")
 	fs.StringVar(&o.EngineClock, "engine-clock", "", "the engine's clock runs until its move is carried out on the board (carried) or until it is shown (shown) (default carried)")
+	fs.StringVar(&o.Emulate, "emulate", "", "answer chess apps as a Millennium ChessLink board on a serial port: chesslink:PATH, e.g. chesslink:/dev/ttyGS0 (a USB gadget port; docs/chesslink.md; default from the config, else none)")
 	if code, ok := h.parse(env, fs, args); !ok {
 		return code
 	}
