@@ -8,13 +8,27 @@ import (
 	"github.com/boardd/boardd/timing"
 )
 
-// SimPerson is a simulated person at a SimBoard who does what the wizard and
-// the self-test ask: puts a man on the named or lit square after a moment,
-// lifts it when told, and, if given Answers, answers questions truthfully
-// from what the board shows (presses Enter, names dark squares, skips a
-// square they cannot find lit).
+// SimHands is a simulated board as a SimPerson handles it: a SimBoard, or
+// another simulation of a board (hwtest/hallsim's physics).
+type SimHands interface {
+	// Place puts a man of colour c on square sq now; Clear takes every man
+	// off now.
+	Place(sq board.Square, c board.Color)
+	Clear()
+	// At runs fn when the board is next scanned at or after time t.
+	At(t time.Duration, fn func())
+	// Lit and LitSquares say which squares' LEDs are lit.
+	Lit(sq board.Square) bool
+	LitSquares() board.Occupancy
+}
+
+// SimPerson is a simulated person at a simulated board who does what the
+// wizard and the self-test ask: puts a man on the named or lit square after
+// a moment, lifts it when told, and, if given Answers, answers questions
+// truthfully from what the board shows (presses Enter, names dark squares,
+// skips a square they cannot find lit).
 type SimPerson struct {
-	Board *SimBoard
+	Board SimHands
 	Clock timing.Clock
 	// Reach is how long the person takes to act (300 ms if zero).
 	Reach time.Duration

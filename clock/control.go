@@ -458,3 +458,20 @@ func (c Control) stageFor(n int) (idx, start int) {
 	}
 	return last, start
 }
+
+// Ahead says, for a player who has completed done moves, what his next
+// move's stage gives: the moves still to make before the next control (0
+// when the stage lasts the rest of the game) and the bonus each move gets,
+// its increment or delay. A chess engine is told so (UCI movestogo, winc,
+// binc).
+func (c Control) Ahead(done int) (movesToGo int, mode Mode, bonus time.Duration) {
+	if len(c.Stages) == 0 {
+		return 0, Sudden, 0
+	}
+	idx, start := c.stageFor(max(done, 0))
+	st := c.Stages[idx]
+	if st.Moves > 0 {
+		movesToGo = start + st.Moves - max(done, 0)
+	}
+	return movesToGo, st.Mode, st.Bonus
+}

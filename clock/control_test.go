@@ -247,3 +247,33 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+func TestAhead(t *testing.T) {
+	for _, tc := range []struct {
+		control string
+		done    int
+		toGo    int
+		mode    Mode
+		bonus   time.Duration
+	}{
+		{"300+2", 0, 0, Increment, 2 * time.Second},
+		{"300+2", 57, 0, Increment, 2 * time.Second},
+		{"300", 10, 0, Sudden, 0},
+		{"300d5", 3, 0, Delay, 5 * time.Second},
+		{"40/5400+30:1800+30", 0, 40, Increment, 30 * time.Second},
+		{"40/5400+30:1800+30", 39, 1, Increment, 30 * time.Second},
+		{"40/5400+30:1800+30", 40, 0, Increment, 30 * time.Second},
+		{"30/7200:15/3600", 29, 1, Sudden, 0},
+		{"30/7200:15/3600", 30, 15, Sudden, 0},
+		{"30/7200:15/3600", 46, 14, Sudden, 0}, // the repeating last stage
+	} {
+		c, err := Parse(tc.control)
+		if err != nil {
+			t.Fatal(err)
+		}
+		toGo, mode, bonus := c.Ahead(tc.done)
+		if toGo != tc.toGo || mode != tc.mode || bonus != tc.bonus {
+			t.Errorf("%s after %d moves: %d to go, %v %v; want %d, %v %v", tc.control, tc.done, toGo, mode, bonus, tc.toGo, tc.mode, tc.bonus)
+		}
+	}
+}

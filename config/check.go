@@ -12,6 +12,7 @@ import (
 
 	"github.com/boardd/boardd/board"
 	"github.com/boardd/boardd/clock"
+	"github.com/boardd/boardd/computer"
 	"github.com/boardd/boardd/lawset"
 )
 
@@ -192,6 +193,36 @@ func checkTimeControl(s string) string {
 	return ""
 }
 
+func checkEngineSide(s string) string {
+	switch s {
+	case "white", "black", "random":
+		return ""
+	}
+	return "white, black or random"
+}
+
+func checkEngineClock(s string) string {
+	switch s {
+	case EngineClockCarried, EngineClockShown:
+		return ""
+	}
+	return `"carried" (the engine's clock runs until its move is carried out on the board) or "shown" (until it is shown)`
+}
+
+// checkEngineLimit accepts "" and what --engine-limit accepts: the limit
+// items of a level (movetime, depth, nodes), read as the engine reads them.
+func checkEngineLimit(s string) string {
+	const want = `a limit a move such as "movetime:2s", "depth:8" or "nodes:20000" (joined by commas), or "" for the level's default`
+	if s == "" {
+		return ""
+	}
+	l, err := computer.ParseLevel(s)
+	if err != nil || l.Strength != computer.StrengthFull || l.Limit.IsZero() {
+		return want
+	}
+	return ""
+}
+
 // Check checks a configuration whole: each value in range, the wiring's
 // layout covering the board, and no pin or bus used twice. It is what Parse
 // runs after decoding, and what the daemon runs again after its flags have
@@ -217,10 +248,17 @@ func (c *Config) Check() error {
 		{"emulate", c.Emulate, checkEmulate},
 		{"sensor.wiring", c.Sensor.Wiring, checkWiring(SensorWirings())},
 		{"led.wiring", c.LED.Wiring, checkWiring(LEDWirings())},
+		{"engine.side", c.Engine.Side, checkEngineSide},
+		{"engine.limit", c.Engine.Limit, checkEngineLimit},
+		{"engine.book", c.Engine.Book, checkFile},
+		{"engine.clock", c.Engine.Clock, checkEngineClock},
 	} {
 		if want := f.check(f.v); want != "" {
 			fail(f.key, f.v, want)
 		}
+	}
+	if c.Engine.Elo > 0 && c.Engine.Skill >= 0 {
+		fail("engine.skill", int64(c.Engine.Skill), "-1 (none) with engine.elo set: an Elo or a Skill Level, not both")
 	}
 	if (c.TLSCert == "") != (c.TLSKey == "") {
 		if c.TLSCert == "" {

@@ -53,6 +53,53 @@ type Config struct {
 	LED          LED
 	Buttons      Buttons
 	ClockDisplay ClockDisplay
+	Engine       Engine
+}
+
+// Engine configures the chess engine that plays one side ([engine]); an
+// empty Path: none, both sides play at the board.
+type Engine struct {
+	Path string // the UCI engine's executable (a bare name is looked up in $PATH)
+	Side string // white, black or random (drawn at each new game)
+	// Elo limits the engine to a rating (0: not); Skill sets its Skill
+	// Level (-1: not). At most one of them; neither is the engine's
+	// default level (docs/engine.md).
+	Elo   int
+	Skill int
+	// Limit bounds each move: "movetime:2s", "depth:8", "nodes:20000",
+	// joined by commas; "" for the level's default (1 s a move).
+	Limit string
+	Book  string // an opening book in Polyglot format, "" for none
+	// Clock says how long the engine's clock runs: until its move is
+	// "carried" out on the board, or until it is "shown".
+	Clock string
+	// Evaluate shows the engine's evaluation in the console and writes it
+	// in the PGN.
+	Evaluate bool
+	HintTime time.Duration // how long a hint thinks
+}
+
+// The engine's clock modes (Engine.Clock).
+const (
+	EngineClockCarried = "carried"
+	EngineClockShown   = "shown"
+)
+
+// Level returns the engine's level in computer.ParseLevel's syntax: the
+// strength (elo:N or skill:N) and the limit, joined by commas; "" for the
+// default level.
+func (e Engine) Level() string {
+	var parts []string
+	switch {
+	case e.Elo > 0:
+		parts = append(parts, fmt.Sprintf("elo:%d", e.Elo))
+	case e.Skill >= 0:
+		parts = append(parts, fmt.Sprintf("skill:%d", e.Skill))
+	}
+	if e.Limit != "" {
+		parts = append(parts, e.Limit)
+	}
+	return strings.Join(parts, ",")
 }
 
 // ClockDisplay configures two TM1637 4-digit displays that show the game
@@ -239,6 +286,7 @@ func Default() *Config {
 			HT16K33:    I2CMatrix{I2C: "I2C1", Address: 0x70},
 		},
 		Buttons: Buttons{Debounce: 30 * time.Millisecond, Pins: map[string]string{}},
+		Engine:  Engine{Side: "black", Skill: -1, Clock: EngineClockCarried, Evaluate: true, HintTime: 500 * time.Millisecond},
 	}
 }
 

@@ -53,6 +53,29 @@ emulate = "chesslink:/dev/ttyGS0"`, func(t *testing.T, c *Config) {
 				t.Errorf("got %+v", c)
 			}
 		}},
+		{"an engine", `[engine]
+path = "/usr/games/stockfish"
+side = "random"
+skill = 3
+limit = "movetime:800ms,depth:12"
+book = "/usr/share/boardd/book.bin"
+clock = "shown"
+evaluate = false
+hint_time = "2s"`, func(t *testing.T, c *Config) {
+			want := Engine{Path: "/usr/games/stockfish", Side: "random", Skill: 3, Limit: "movetime:800ms,depth:12", Book: "/usr/share/boardd/book.bin", Clock: "shown", HintTime: 2 * time.Second}
+			if c.Engine != want {
+				t.Errorf("engine %+v, want %+v", c.Engine, want)
+			}
+			if l := c.Engine.Level(); l != "skill:3,movetime:800ms,depth:12" {
+				t.Errorf("level %q", l)
+			}
+		}},
+		{"an engine's Elo", `[engine]
+elo = 1800`, func(t *testing.T, c *Config) {
+			if l := c.Engine.Level(); l != "elo:1800" || Default().Engine.Level() != "" {
+				t.Errorf("level %q, default %q", l, Default().Engine.Level())
+			}
+		}},
 		{"a time-control preset", `time_control = "fide-rapid"`, func(t *testing.T, c *Config) {
 			if c.TimeControl != "fide-rapid" {
 				t.Errorf("time control %q", c.TimeControl)
@@ -194,7 +217,7 @@ func restOfBoard(from int) string {
 }
 
 // topKeys are the keys of the file's top level.
-const topKeys = `the keys here are board, board_id, buttons, clock_display, emulate, hall, laws, led, listen, log_level, sensor, state_dir, time_control, tls_cert, tls_key, tournament`
+const topKeys = `the keys here are board, board_id, buttons, clock_display, emulate, engine, hall, laws, led, listen, log_level, sensor, state_dir, time_control, tls_cert, tls_key, tournament`
 
 func TestParseInvalid(t *testing.T) {
 	cases := []struct {
@@ -209,7 +232,18 @@ func TestParseInvalid(t *testing.T) {
 wiring = "hc165"
 rat = 100`, []string{`sensor.rat = 100: expected no such key: the keys here are adc, along, debounce, fault_after, first, hc165, matrix, mcp23017, rate, retries, serpentine, squares, wiring`}},
 		{"unknown table", `[leds]
-wiring = "ws2812"`, []string{`leds = {wiring}: expected no such key: the keys here are board, board_id, buttons, clock_display, emulate, hall, laws, led, listen, log_level, sensor, state_dir, time_control, tls_cert, tls_key, tournament`}},
+wiring = "ws2812"`, []string{`leds = {wiring}: expected no such key: the keys here are board, board_id, buttons, clock_display, emulate, engine, hall, laws, led, listen, log_level, sensor, state_dir, time_control, tls_cert, tls_key, tournament`}},
+		{"engine side", `[engine]
+side = "both"`, []string{`engine.side = "both": expected white, black or random`}},
+		{"engine limit", `[engine]
+limit = "elo:1500"`, []string{`engine.limit = "elo:1500": expected a limit a move such as "movetime:2s", "depth:8" or "nodes:20000" (joined by commas), or "" for the level's default`}},
+		{"engine clock", `[engine]
+clock = "never"`, []string{`engine.clock = "never": expected "carried" (the engine's clock runs until its move is carried out on the board) or "shown" (until it is shown)`}},
+		{"engine book", `[engine]
+book = "book.bin"`, []string{`engine.book = "book.bin": expected an absolute file name such as "/etc/boardd/console.pem", or "" for none`}},
+		{"engine elo and skill", `[engine]
+elo = 1500
+skill = 5`, []string{`engine.skill = 5: expected -1 (none) with engine.elo set: an Elo or a Skill Level, not both`}},
 		{"rate out of range", `[sensor]
 rate = 0`, []string{`sensor.rate = 0: expected scans a second, a number from 1 to 2000`}},
 		{"rate not a number", `[sensor]

@@ -403,6 +403,19 @@ func (d *decoder) top(doc map[string]any, c *Config) {
 		"brightness": d.integer(&cd.Brightness, 0, 8, "a brightness step (1 dimmest, 8 brightest, 0 the default)"),
 	}
 
+	e := &c.Engine
+	engine := map[string]field{
+		"path":      d.str(&e.Path, nil),
+		"side":      d.str(&e.Side, checkEngineSide),
+		"elo":       d.integer(&e.Elo, 0, 4000, "a rating (0: none)"),
+		"skill":     d.integer(&e.Skill, -1, 100, "a Skill Level (-1: none)"),
+		"limit":     d.str(&e.Limit, checkEngineLimit),
+		"book":      d.str(&e.Book, checkFile),
+		"clock":     d.str(&e.Clock, checkEngineClock),
+		"evaluate":  d.boolean(&e.Evaluate),
+		"hint_time": d.duration(&e.HintTime, 10*time.Millisecond, time.Minute, "how long a hint thinks"),
+	}
+
 	d.table("", doc, map[string]field{
 		"laws":          d.str(&c.Laws, checkLaws),
 		"tournament":    d.boolean(&c.Tournament),
@@ -420,6 +433,7 @@ func (d *decoder) top(doc map[string]any, c *Config) {
 		"led":           d.sub(led),
 		"buttons":       d.sub(buttons),
 		"clock_display": d.sub(clockDisplay),
+		"engine":        d.sub(engine),
 	})
 }
 

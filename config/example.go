@@ -227,6 +227,36 @@ threshold = 0
 	for _, kv := range ex.buttons {
 		w("%s = %q\n", kv[0], kv[1])
 	}
+	e := d.Engine
+	w(`
+[engine]
+# A UCI chess engine that plays one side (docs/engine.md): its executable, e.g.
+# "/usr/games/stockfish" (Debian's stockfish package); "" for none: both sides
+# play at the board. The buttons of the engine's side then take back the
+# player's last move (jadoube), give a hint (claim) and offer a draw (check).
+path = %q
+# The side it plays: "white", "black" or "random" (drawn again each new game).
+side = %q
+# Its strength: an Elo (elo = 1500: UCI_Elo) or a Skill Level (skill = 5: 0 to
+# 20 in Stockfish), not both; elo = 0 and skill = -1 leave them out: Elo 1500
+# where the engine has UCI_Elo, else Skill Level 5.
+elo = %d
+skill = %d
+# A limit a move: "movetime:2s", "depth:8", "nodes:20000", joined by commas; ""
+# for 1 s a move. With a time control the engine plays on the clocks instead
+# (a depth or nodes limit still caps each search).
+limit = %q
+# An opening book in Polyglot format (an absolute path); "" for none.
+book = %q
+# The engine's clock runs until its move is "carried" out on the board, or
+# until it is "shown" (then the player's clock runs while he carries it out).
+clock = %q
+# Show the engine's evaluation and best line in the console, and write its
+# evaluations in the PGN.
+evaluate = %t
+# How long the engine thinks about a hint.
+hint_time = %q
+`, e.Path, e.Side, e.Elo, e.Skill, e.Limit, e.Book, e.Clock, e.Evaluate, e.HintTime.String())
 	return b.String(), nil
 }
 

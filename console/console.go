@@ -110,6 +110,80 @@ type State struct {
 	// and a move suggested to the player; absent when both sides play at
 	// the board.
 	Remote *Remote `json:"remote,omitempty"`
+	// Opponent is the engine (or online opponent) playing the remote side:
+	// who it is, what it is doing and what it thinks; absent when none
+	// plays.
+	Opponent *Opponent `json:"opponent,omitempty"`
+}
+
+// Opponent is what plays a side from off the board, as the page shows it
+// (docs/api.md).
+type Opponent struct {
+	// Name and Level: "Stockfish 15.1", "Elo 1500".
+	Name  string `json:"name"`
+	Level string `json:"level,omitempty"`
+	// Side is the side it plays (white or black); Random: drawn again at
+	// each new game.
+	Side   string `json:"side"`
+	Random bool   `json:"random"`
+	// Thinking: it is working on its move; Hinting: on a hint.
+	Thinking bool `json:"thinking"`
+	Hinting  bool `json:"hinting"`
+	// Move is its last move (SAN), Book whether it came from its opening
+	// book, Eval what it thought of the position it moved in (absent when
+	// evaluations are off or it said nothing).
+	Move string      `json:"move,omitempty"`
+	Book bool        `json:"book,omitempty"`
+	Eval *Evaluation `json:"eval,omitempty"`
+	// Hint is the last hint given (SAN), with its evaluation.
+	Hint     string      `json:"hint,omitempty"`
+	HintEval *Evaluation `json:"hint_eval,omitempty"`
+	// Draw: what became of the player's draw offer: offered, declined or
+	// accepted.
+	Draw string `json:"draw,omitempty"`
+	// Fault stops it answering (it is asked again in a few seconds);
+	// Recovered is the last fault it recovered from by itself.
+	Fault     string `json:"fault,omitempty"`
+	Recovered string `json:"recovered,omitempty"`
+	// Commands are the commands it takes (POST .../opponent).
+	Commands []string `json:"commands"`
+}
+
+// Evaluation is an engine's evaluation of a position, from White's point
+// of view.
+type Evaluation struct {
+	// Score as a console writes it: "+0.35", "-1.20", "#3" (White mates
+	// in three), "#-2" (White is mated in two).
+	Score string `json:"score"`
+	// Centipawns from White's point of view, and Mate, the moves to mate
+	// (positive: White mates; 0: none seen).
+	Centipawns int `json:"cp"`
+	Mate       int `json:"mate,omitempty"`
+	// Depth of the search in plies, and the principal variation in SAN.
+	Depth int      `json:"depth"`
+	PV    []string `json:"pv"`
+}
+
+// OpponentSource gives a Local board its opponent (LocalOptions.Opponent):
+// its state for the page, the commands the player or the arbiter give it,
+// and word of its changes. Implementations must be safe for concurrent use.
+type OpponentSource interface {
+	// Opponent returns its state now.
+	Opponent() *Opponent
+	// Command carries out a command (takeback, hint, new-game, resign,
+	// draw, side, level) with its value; a *RefusedError says the game or
+	// the opponent would not take it.
+	Command(ctx context.Context, command, value string) error
+	// Watch registers fn, told when the state changes; fn must not block.
+	Watch(fn func()) (stop func())
+}
+
+// Commander is a Board whose opponent from off the board takes commands.
+// A Board that does not implement it has none.
+type Commander interface {
+	// Command gives the opponent a command; errors.ErrUnsupported when
+	// the board has no opponent.
+	Command(ctx context.Context, command, value string) error
 }
 
 // Remote is play against a side from off the board.

@@ -35,6 +35,11 @@ type rigOptions struct {
 	hardware  bool   // not simulated
 	token     string // "-" for none
 	extraHost string
+	opponent  OpponentSource
+	// opponentFor makes the board's opponent over its runner (an engine).
+	opponentFor func(t testing.TB, r *game.Runner) OpponentSource
+	// timing are the game's gesture timings (the defaults if zero).
+	timing game.Timing
 }
 
 func newRig(t testing.TB, o rigOptions) *rig {
@@ -42,7 +47,7 @@ func newRig(t testing.TB, o rigOptions) *rig {
 	if o.laws == "" {
 		o.laws = "fide2023"
 	}
-	p, err := game.New(game.Options{Laws: o.laws}, nil)
+	p, err := game.New(game.Options{Laws: o.laws, Timing: o.timing}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -53,7 +58,10 @@ func newRig(t testing.TB, o rigOptions) *rig {
 		defer close(done)
 		runner.Run(ctx)
 	}()
-	local, err := NewLocal(runner, LocalOptions{ID: "test", Simulated: !o.hardware, Poll: 50 * time.Millisecond})
+	if o.opponentFor != nil {
+		o.opponent = o.opponentFor(t, runner)
+	}
+	local, err := NewLocal(runner, LocalOptions{ID: "test", Simulated: !o.hardware, Poll: 50 * time.Millisecond, Opponent: o.opponent})
 	if err != nil {
 		t.Fatal(err)
 	}

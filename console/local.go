@@ -2,6 +2,7 @@ package console
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sync"
 	"time"
@@ -30,6 +31,10 @@ type LocalOptions struct {
 	Timeout time.Duration
 	// MaxNotes is how many notes are kept; 500 if zero.
 	MaxNotes int
+	// Opponent is the engine playing a side from off the board, if any:
+	// its state goes in the board's, and it takes the commands of POST
+	// .../opponent.
+	Opponent OpponentSource
 	// Layer, if set, returns a frame laid over the game's LEDs (led.Overlay),
 	// such as an app's through the ChessLink emulation; the page shows the
 	// LEDs so, within a poll of a change. It is called from any goroutine.
@@ -45,6 +50,8 @@ type Local struct {
 	ctx  context.Context
 	stop context.CancelFunc
 	done chan struct{}
+
+	unwatch func() // stops following the opponent
 
 	mu       sync.Mutex
 	watchers map[int]func(Change)
@@ -92,6 +99,9 @@ func NewLocal(r *game.Runner, opts LocalOptions) (*Local, error) {
 	l := &Local{r: r, opts: opts, ctx: ctx, stop: stop, done: make(chan struct{}), watchers: map[int]func(Change){}}
 	r.OnReport(l.onReport)
 	r.OnInput(l.onInput)
+	if opts.Opponent != nil {
+		l.unwatch = opts.Opponent.Watch(func() { l.notify(Change{}) })
+	}
 	go l.poll()
 	return l, nil
 }
@@ -106,7 +116,23 @@ func (l *Local) Simulated() bool { return l.opts.Simulated }
 func (l *Local) Close() error {
 	l.stop()
 	<-l.done
+	if l.unwatch != nil {
+		l.unwatch()
+	}
 	return nil
+}
+
+// Command gives the board's opponent a command (see OpponentSource);
+// errors.ErrUnsupported when it has none.
+func (l *Local) Command(ctx context.Context, command, value string) error {
+	if l.opts.Opponent == nil {
+		return fmt.Errorf("console: board %s: no engine plays here: %w", l.opts.ID, errors.ErrUnsupported)
+	}
+	ctx, cancel := context.WithTimeout(ctx, l.opts.Timeout)
+	defer cancel()
+	unhook := context.AfterFunc(l.ctx, cancel)
+	defer unhook()
+	return l.opts.Opponent.Command(ctx, command, value)
 }
 
 // Watch registers fn; see Board.
@@ -391,6 +417,9 @@ func (l *Local) snapshot(p *game.Game) State {
 	}
 	st.Faults = faultsOf(snap)
 	st.Remote = remoteOf(snap)
+	if l.opts.Opponent != nil {
+		st.Opponent = l.opts.Opponent.Opponent()
+	}
 	return st
 }
 

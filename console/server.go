@@ -21,6 +21,7 @@ import (
 	"github.com/boardd/boardd/board"
 	"github.com/boardd/boardd/lawset"
 	"github.com/boardd/boardd/logrepeat"
+	"github.com/boardd/boardd/opponent"
 	"github.com/boardd/boardd/timing"
 	"github.com/boardd/boardd/trace"
 )
@@ -177,6 +178,7 @@ func (s *Server) routes() {
 	m.HandleFunc("/api/boards/{id}/events", s.get(s.board(s.events)))
 	m.HandleFunc("/api/boards/{id}/input", s.post(s.board(s.input)))
 	m.HandleFunc("/api/boards/{id}/arbiter", s.post(s.board(s.arbiter)))
+	m.HandleFunc("/api/boards/{id}/opponent", s.post(s.board(s.opponent)))
 	m.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusNotFound, "no such endpoint: %s (docs/api.md lists them)", r.URL.Path)
 	})
@@ -551,6 +553,62 @@ func (s *Server) arbiter(w http.ResponseWriter, r *http.Request, h *hub) {
 	}
 	s.log.Info("arbiter action", "board", h.b.ID(), "action", action, "option", option, "value", value, "from", r.RemoteAddr)
 	s.submit(w, r, h, l)
+}
+
+// opponent gives the board's opponent from off the board (an engine) a
+// command. Who may: the arbiter (the token), and, on a simulated board, the
+// player at it: whoever may play on it from the page (a host this console
+// answers to), as for its inputs. On a board with sensors the player uses
+// the board's buttons, and the page needs the token.
+func (s *Server) opponent(w http.ResponseWriter, r *http.Request, h *hub) {
+	who, ok := s.authenticate(w, r)
+	if !ok {
+		return
+	}
+	if who != arbiterRole {
+		switch {
+		case !h.b.Simulated():
+			writeError(w, http.StatusUnauthorized, "arbiter token required: board %s reads its sensors, and its player commands the engine with the board's buttons", h.b.ID())
+			return
+		case !s.hostAllowed(r):
+			writeError(w, http.StatusForbidden, "host %q is not one this console answers to for the simulated board without the arbiter token", r.Host)
+			return
+		}
+	}
+	obj, ok := readObject(w, r, "opponent", "command", "value")
+	if !ok {
+		return
+	}
+	command, value := obj["command"], obj["value"]
+	if !slices.Contains(opponent.Commands(), command) {
+		writeError(w, http.StatusBadRequest, "opponent: command %q: want %s", command, strings.Join(opponent.Commands(), ", "))
+		return
+	}
+	if len(value) > 64 {
+		writeError(w, http.StatusBadRequest, "opponent %s: value longer than 64 bytes", command)
+		return
+	}
+	c, ok := h.b.(worded).Board.(Commander)
+	if !ok {
+		writeError(w, http.StatusNotImplemented, "board %s: no engine plays here", h.b.ID())
+		return
+	}
+	s.log.Info("opponent command", "board", h.b.ID(), "command", command, "value", value, "as", map[role]string{arbiterRole: "arbiter", spectator: "player"}[who], "from", r.RemoteAddr)
+	err := c.Command(r.Context(), command, value)
+	var refused *RefusedError
+	switch {
+	case err == nil:
+		h.poke()
+		writeJSON(w, http.StatusOK, map[string]bool{"ok": true})
+	case errors.Is(err, errors.ErrUnsupported):
+		writeError(w, http.StatusNotImplemented, "%v", err)
+	case errors.As(err, &refused):
+		writeError(w, http.StatusConflict, "%v", err)
+	case errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled):
+		writeError(w, http.StatusServiceUnavailable, "%v", err)
+	default:
+		writeError(w, http.StatusInternalServerError, "%v", err)
+	}
 }
 
 func (s *Server) submit(w http.ResponseWriter, r *http.Request, h *hub, l trace.Line) {

@@ -32,6 +32,9 @@ func Check(o Options) (*config.Config, error) {
 	if _, err := checkBeyondFile(c, dir, o.Getenv); err != nil {
 		return nil, err
 	}
+	if _, err := checkEngine(c); err != nil {
+		return nil, err
+	}
 	return c, nil
 }
 

@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"path/filepath"
 
+	"github.com/boardd/boardd/board"
 	"github.com/boardd/boardd/config"
 )
 
@@ -58,6 +59,9 @@ func loadConfig(o *Options) (*config.Config, string, error) {
 	if o.Tournament {
 		c.Tournament = true
 	}
+	if err := engineFlags(o, c, byFlag); err != nil {
+		return nil, path, err
+	}
 	if err := c.Check(); err != nil {
 		var es config.Errors
 		if errors.As(err, &es) {
@@ -107,6 +111,14 @@ func (d *daemon) configure() error {
 	d.opts.Odds = d.o.Odds
 	d.opts.Timing.Debounce = c.Sensor.Debounce
 	d.opts.Logger = d.log
+	// A new game against an engine says so from its journal's header.
+	switch {
+	case c.Engine.Path == "":
+	case c.Engine.Side == "white":
+		d.opts.Remote[board.White] = true
+	case c.Engine.Side == "black":
+		d.opts.Remote[board.Black] = true
+	}
 	if path == "" {
 		path = "none (defaults)"
 	}

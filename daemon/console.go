@@ -36,7 +36,11 @@ func (d *daemon) startConsole() error {
 		return UsageError{fmt.Errorf("--board-id: %w", err)}
 	}
 	simulated := d.simulated()
-	local, err := console.NewLocal(d.runner, console.LocalOptions{ID: id, Simulated: simulated, Tournament: d.opts.Tournament, Layer: d.consoleLayer()})
+	lo := console.LocalOptions{ID: id, Simulated: simulated, Tournament: d.opts.Tournament, Layer: d.consoleLayer()}
+	if d.engine != nil {
+		lo.Opponent = d.engine.console()
+	}
+	local, err := console.NewLocal(d.runner, lo)
 	if err != nil {
 		return err
 	}

@@ -46,6 +46,11 @@ type Options struct {
 	ArchiveCap  string // disk space for finished games, e.g. 64MiB
 	Emulate     string // a board to answer apps as, and its port: chesslink:PATH
 
+	// A chess engine playing one side (the [engine] section): its path,
+	// side (white, black, random), Elo or Skill Level, limit a move,
+	// Polyglot book and clock mode (carried, shown).
+	Engine, EngineSide, EngineElo, EngineSkill, EngineLimit, EngineBook, EngineClock string
+
 	Stdin  io.Reader           // for Input "-"
 	Stderr io.Writer           // the log
 	Getenv func(string) string // the process environment
@@ -80,6 +85,7 @@ type daemon struct {
 	serial   map[string]*serialport.Board // serial boards by port (serial.go)
 	tls      *console.TLS                 // the console's certificate, nil for plain HTTP
 	hall     *hallSetup                   // the hall's settings, nil for no hall (hall.go)
+	engine   *engine                      // the computer opponent, nil for none (engine.go)
 	apps     *emulation                   // the board apps drive, nil for none (emulate.go)
 }
 
@@ -141,6 +147,9 @@ func (d *daemon) start() error {
 	}
 	d.runner = game.NewRunner(d.game, d.clock)
 	d.attachJournal()
+	if err := d.startEngine(); err != nil {
+		return err
+	}
 	if err := d.startLEDs(); err != nil {
 		return err
 	}

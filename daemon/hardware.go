@@ -117,6 +117,9 @@ func retries(n int) int {
 
 // press submits a button press; a press the game has no use for is logged.
 func (d *daemon) press(ctx context.Context, l trace.Line) {
+	if d.engine != nil && d.engine.press(ctx, l) {
+		return
+	}
 	if err := d.runner.Submit(ctx, l); err != nil && ctx.Err() == nil {
 		d.log.Warn("button press not applied", "button", l.Button, "side", l.Side, "err", err)
 	}

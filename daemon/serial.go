@@ -7,6 +7,7 @@ import (
 	"github.com/boardd/boardd/config"
 	"github.com/boardd/boardd/led"
 	"github.com/boardd/boardd/serialport"
+	"github.com/boardd/boardd/trace"
 )
 
 // A board whose microcontroller speaks the link protocol over a serial port
@@ -43,6 +44,7 @@ func (d *daemon) serialBoard(spec string) (*serialport.Board, error) {
 	if err != nil {
 		return nil, UsageError{err}
 	}
+	b.TakePresses(func(ctx context.Context, l trace.Line) bool { return d.engine != nil && d.engine.press(ctx, l) })
 	boards[o.Key()] = b
 	return b, nil
 }

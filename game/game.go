@@ -88,7 +88,16 @@ type Options struct {
 	// Physical is the occupancy the board reads at time zero; nil means the
 	// board already shows the starting position.
 	Physical *board.Occupancy
-	Logger   *slog.Logger
+	// Remote says which sides are played from off the board from the
+	// start (see SetRemote), by colour: a game against an engine.
+	Remote [2]bool
+	Logger *slog.Logger
+	// Analog reads the levels of analogue frame lines (Input, Replay); nil
+	// replays the occupancy recorded with them.
+	Analog AnalogClassifier
+	// OpenAnalog, for Replay with no Analog, opens the classifier of the
+	// calibration a trace names on its first line; nil ignores the name.
+	OpenAnalog func(name string) (AnalogClassifier, error)
 }
 
 // Game carries inputs through debounce, gesture, arbiter and clocks.
@@ -185,6 +194,9 @@ func New(opts Options, observe func(report.Report)) (*Game, error) {
 			g.tk.IncorrectClaim(claimant)
 		}
 	}
+	for side, remote := range opts.Remote {
+		arb.SetRemote(board.Color(side), remote)
+	}
 	g.rec = gesture.New(g.gestureOptions(), arb, exp, physical)
 	g.settle(0)
 	return g, nil
@@ -255,8 +267,24 @@ func (g *Game) Event(e sensor.Event) {
 
 // Press takes a button press by side: trace.ButtonJadoube, ButtonCheck,
 // ButtonClaim or ButtonClock.
+//
+// The clock press of a side played from off the board, while its announced
+// move waits to be carried out, hands the clocks over: its time stops and
+// the player's runs while he carries the move out (the engine's clock runs
+// until its move is shown, where the player chose so). It is no press of
+// anyone's hands, and the arbiter never hears of it.
 func (g *Game) Press(t time.Duration, button string, side board.Color) {
 	g.Advance(t)
+	if button == trace.ButtonClock && g.arb.Remote(side) && g.arb.Position().Turn == side {
+		if _, ok := g.arb.Awaiting(); ok {
+			if g.tk != nil {
+				g.tk.Handover(t, side.Other())
+			}
+			g.version++
+			g.settle(t)
+			return
+		}
+	}
 	if g.tk != nil && button == trace.ButtonClock {
 		g.tk.Press(t, side)
 	}
@@ -402,6 +430,9 @@ func (g *Game) Input(l trace.Line) error {
 	case trace.Place:
 		g.Event(sensor.Event{T: l.T, Square: l.Square, Kind: sensor.Place})
 	case trace.Frame:
+		if err := readAnalog(g.opts.Analog, &l); err != nil {
+			return err
+		}
 		g.Advance(l.T)
 		g.Frame(l.T, l.Occupancy)
 	case trace.Press:
@@ -436,9 +467,19 @@ func (g *Game) Input(l trace.Line) error {
 	return nil
 }
 
+// The actions a game against an engine (or an opponent online) adds to the
+// arbiter's, on trace.Arbiter lines: the player resigns (value: the side
+// resigning), or a draw offer is accepted. Both end the game normally
+// (Termination "normal"), not by the arbiter's declaration.
+const (
+	ActionResign    = "resign"
+	ActionAgreeDraw = "agree-draw"
+)
+
 // Action carries out an arbiter action: trace.ActionNewGame (value: a FEN,
 // which must be a valid set-up, board.Validate; or empty), ActionAnnul, ActionLaws (value: a law-set id) or ActionResult
-// (value: 1-0, 0-1 or 1/2-1/2).
+// (value: 1-0, 0-1 or 1/2-1/2); or ActionResign (value: white or black) or
+// ActionAgreeDraw.
 //
 // Changing the law-set reconfigures every stage at once: the gesture
 // reading (which castling orders are open), the arbiter and the clocks'
@@ -463,8 +504,17 @@ func (g *Game) Action(t time.Duration, action, value string) error {
 		err = g.arb.Declare(t, report.Outcome(value))
 	case trace.ActionLaws:
 		err = g.setLaws(value)
+	case ActionResign:
+		var side board.Color
+		if side, err = board.ParseColor(value); err != nil {
+			err = fmt.Errorf("resign: value %q: want white or black", value)
+			break
+		}
+		err = g.arb.Resign(t, side)
+	case ActionAgreeDraw:
+		err = g.arb.AgreeDraw(t)
 	default:
-		err = fmt.Errorf("unknown arbiter action %q: want %s, %s, %s or %s", action, trace.ActionNewGame, trace.ActionAnnul, trace.ActionLaws, trace.ActionResult)
+		err = fmt.Errorf("unknown arbiter action %q: want %s, %s, %s, %s, %s or %s", action, trace.ActionNewGame, trace.ActionAnnul, trace.ActionLaws, trace.ActionResult, ActionResign, ActionAgreeDraw)
 	}
 	g.rec.SetExpectation(t, g.arb.Expectation())
 	g.settle(t)
@@ -561,6 +611,11 @@ func (g *Game) TakeBack(t time.Duration, plies int, by board.Color) error {
 	return err
 }
 
+// Line returns the position play last went on from (the start, or the
+// position after a false move let stand) and the moves played since: the
+// game as a chess engine is given it.
+func (g *Game) Line() (board.Position, []board.Move) { return g.arb.Line() }
+
 // SetHint shows a move suggested to the player on the LEDs until a move is
 // made (nil clears it).
 func (g *Game) SetHint(t time.Duration, m *board.Move) {
@@ -568,6 +623,19 @@ func (g *Game) SetHint(t time.Duration, m *board.Move) {
 	g.hint = m
 	g.version++
 	g.settle(t)
+}
+
+// Annotate notes comment at the move at ply (from 0) of the game record:
+// a chess engine's evaluation of its move, written in the PGN. A comment
+// that begins with a command ("[%eval 0.35,14] ...") goes with its move if
+// the move is taken back.
+func (g *Game) Annotate(ply int, comment string) error {
+	if ply < 0 || ply >= g.arb.MoveCount() {
+		return fmt.Errorf("annotate: no move %d (%d played)", ply, g.arb.MoveCount())
+	}
+	g.arb.Comment(ply, comment)
+	g.version++
+	return nil
 }
 
 // SetTag sets a PGN tag of the game (the date, once the wall clock is known

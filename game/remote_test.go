@@ -1,12 +1,16 @@
 package game
 
 import (
+	"context"
+	"errors"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/boardd/boardd/board"
 	"github.com/boardd/boardd/report"
+	"github.com/boardd/boardd/timing"
+	"github.com/boardd/boardd/trace"
 )
 
 func mustUCI(t *testing.T, s string) board.Move {
@@ -143,5 +147,178 @@ func TestTakeBack(t *testing.T) {
 	}
 	if pgn := g.PGN(); strings.Contains(pgn, "e4") {
 		t.Errorf("the PGN keeps a move taken back:\n%s", pgn)
+	}
+}
+
+// The engine's clock runs until its move is carried out, or, when the
+// engine's side presses its clock as the move is shown, until then: the
+// player's time pays for carrying it out, and the engine's move still counts
+// (with its increment) when it is made.
+func TestRemoteClockHandover(t *testing.T) {
+	for _, tc := range []struct {
+		name         string
+		handover     bool
+		white, black string // the clocks after Black's move is carried out
+	}{
+		{"carried", false, "0:04:59", "0:04:55"}, // Black: 1.3 s to 6.1 s
+		{"shown", true, "0:04:57", "0:04:57"},    // Black: 1.3 s to 4 s; White from 4 s
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var out []report.Report
+			g, err := New(Options{Laws: "fide2023", TimeControl: "300", Remote: [2]bool{false, true}}, func(r report.Report) { out = append(out, r) })
+			if err != nil {
+				t.Fatal(err)
+			}
+			if s := g.Snapshot(); !s.Remote[board.Black] || s.Remote[board.White] {
+				t.Fatalf("remote %v from the options", s.Remote)
+			}
+			// Black presses his clock: White's runs.
+			play(t, g, `{"t":0,"press":"clock","side":"black"}
+{"t":1000,"lift":"e2"}
+{"t":1200,"place":"e4"}
+`)
+			g.Advance(2 * time.Second)
+			// The engine thinks two seconds and its move is shown.
+			if err := g.Play(4*time.Second, mustUCI(t, "e7e5")); err != nil {
+				t.Fatal(err)
+			}
+			if tc.handover {
+				g.Press(4*time.Second, "clock", board.Black)
+			}
+			// The player takes two seconds to carry it out.
+			play(t, g, `{"t":5800,"lift":"e7"}
+{"t":6000,"place":"e5"}
+`)
+			g.Advance(7 * time.Second)
+			mv := lastOf(out, report.Move)
+			if mv == nil || mv.UCI != "e7e5" {
+				t.Fatalf("last move %+v", mv)
+			}
+			if mv.WhiteClock != tc.white || mv.BlackClock != tc.black {
+				t.Errorf("clocks after the engine's move: White %s Black %s, want %s %s", mv.WhiteClock, mv.BlackClock, tc.white, tc.black)
+			}
+			for _, r := range out {
+				if r.Type == report.Irregularity {
+					t.Errorf("the engine's clock press raised %+v", r)
+				}
+			}
+		})
+	}
+}
+
+// Line gives the game as an engine is given it: the start and the moves,
+// or, after a false move let stand, the position play went on from.
+func TestLine(t *testing.T) {
+	g, err := New(Options{Laws: "fide2023"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	play(t, g, `{"t":0,"lift":"e2"}
+{"t":200,"place":"e4"}
+{"t":1000,"lift":"e7"}
+{"t":1200,"place":"e5"}
+`)
+	g.Advance(2 * time.Second)
+	start, moves := g.Line()
+	if start.FEN() != board.StartFEN || len(moves) != 2 || moves[0].UCI() != "e2e4" || moves[1].UCI() != "e7e5" {
+		t.Errorf("line %s %v", start.FEN(), moves)
+	}
+	// Sarratt lets a false move stand when the offended player says so.
+	g2, err := New(Options{Laws: "sarratt1808"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	play(t, g2, `{"t":0,"lift":"e2"}
+{"t":200,"place":"e5"}
+`)
+	g2.Advance(2 * time.Second)
+	s := g2.Snapshot()
+	if s.Pending == nil {
+		t.Fatal("no ruling pending on the false move e2-e5")
+	}
+	if err := g2.Choose(3*time.Second, report.OptStand, report.Black); err != nil {
+		t.Fatal(err)
+	}
+	start, moves = g2.Line()
+	if pos := g2.Snapshot().Position; start.FEN() != pos.FEN() || len(moves) != 0 {
+		t.Errorf("after a false move let stand: line %s %v, want the position %s and no move", start.FEN(), moves, pos.FEN())
+	}
+}
+
+// A player resigns, or the engine accepts a draw: the game ends normally
+// (not by the arbiter's declaration), with the reason in words.
+func TestResignAndAgreeDraw(t *testing.T) {
+	for _, tc := range []struct {
+		action, value string
+		result        report.Outcome
+		reason        string
+	}{
+		{ActionResign, "white", report.BlackWins, "white resigns"},
+		{ActionResign, "black", report.WhiteWins, "black resigns"},
+		{ActionAgreeDraw, "", report.Draw, "draw agreed"},
+	} {
+		t.Run(tc.action+tc.value, func(t *testing.T) {
+			g, err := New(Options{Laws: "fide2023"}, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := g.Action(time.Second, tc.action, tc.value); err != nil {
+				t.Fatal(err)
+			}
+			r := g.Snapshot().Result
+			if r == nil || r.Result != tc.result || r.Reason != tc.reason {
+				t.Fatalf("result %+v", r)
+			}
+			if pgn := g.PGN(); !strings.Contains(pgn, `[Termination "normal"]`) {
+				t.Errorf("PGN:\n%s", pgn)
+			}
+			if err := g.Action(2*time.Second, tc.action, tc.value); err == nil {
+				t.Error("a finished game ended twice")
+			}
+		})
+	}
+	g, _ := New(Options{Laws: "fide2023"}, nil)
+	if err := g.Action(time.Second, ActionResign, "nobody"); err == nil || !strings.Contains(err.Error(), "white or black") {
+		t.Errorf("resign by nobody: %v", err)
+	}
+}
+
+// SubmitIf applies an input only while its check passes, on the loop
+// goroutine: refused, it is neither applied nor told to the input hooks (it
+// is not journalled).
+func TestSubmitIf(t *testing.T) {
+	g, err := New(Options{Laws: "fide2023", Remote: [2]bool{false, true}}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := NewRunner(g, &timing.Virtual{})
+	var heard []trace.Line
+	r.OnInput(func(l trace.Line) { heard = append(heard, l) })
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		_ = r.Run(ctx)
+	}()
+	defer func() {
+		cancel()
+		<-done
+	}()
+	move := trace.Line{Kind: trace.Opponent, Move: mustUCI(t, "e7e5")}
+	stale := errors.New("the game has moved on")
+	if err := r.SubmitIf(ctx, move, func(*Game) error { return stale }); err != stale {
+		t.Errorf("refused input: %v", err)
+	}
+	if err := r.SubmitIf(ctx, trace.Line{Kind: trace.Lift, Square: 12}, func(g *Game) error {
+		if g.Snapshot().Moves != 0 {
+			return stale
+		}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	s, _ := r.Snapshot(ctx)
+	if len(heard) != 1 || heard[0].Kind != trace.Lift || s.InHand.Count() != 1 {
+		t.Errorf("inputs heard %v, in hand %v", heard, s.InHand.SquareNames())
 	}
 }

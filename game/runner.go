@@ -149,8 +149,22 @@ func (r *Runner) PGN(ctx context.Context) (string, error) {
 // goroutine, and waits for it. The error is the game's (a choice not
 // offered, say) or ctx's.
 func (r *Runner) Submit(ctx context.Context, l trace.Line) error {
+	return r.SubmitIf(ctx, l, nil)
+}
+
+// SubmitIf is Submit for an input that is right only while the game stands
+// as its maker last saw it (an engine's move, for the position it was
+// asked about): on the loop goroutine check decides first, and an input it
+// refuses is neither journalled nor applied: its error is returned. A nil
+// check admits every input.
+func (r *Runner) SubmitIf(ctx context.Context, l trace.Line, check func(g *Game) error) error {
 	var err error
 	if derr := r.Do(ctx, func(g *Game, now time.Duration) {
+		if check != nil {
+			if err = check(g); err != nil {
+				return
+			}
+		}
 		l.T = now
 		for _, h := range r.hooks() {
 			h(l)

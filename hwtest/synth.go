@@ -179,7 +179,14 @@ func (s *Synthesiser) Events(g *Game, gameSeed uint64) ([]trace.Line, error) {
 }
 
 func (s *Synthesiser) build(g *Game, gameSeed uint64) (*builder, error) {
+	return s.buildWith(g, gameSeed, 0)
+}
+
+// buildWith synthesises with at least sqGap between two changes of one
+// square (0: what the frames' bounce needs).
+func (s *Synthesiser) buildWith(g *Game, gameSeed uint64, sqGap time.Duration) (*builder, error) {
 	b := newBuilder(s, g, gameSeed)
+	b.sqGap = max(b.sqGap, sqGap)
 	if err := b.run(); err != nil {
 		return nil, fmt.Errorf("hwtest: synthesise %s: %w", g.Name, err)
 	}
@@ -222,6 +229,9 @@ type builder struct {
 	starts []int
 	// tally counts the habits used, for tests of the synthesiser.
 	tally map[string]int
+	// placed is the colour of the man each place line sets down, in order:
+	// always the mover's (an analogue board reads the colour).
+	placed []board.Color
 }
 
 func newBuilder(s *Synthesiser, g *Game, gameSeed uint64) *builder {
@@ -287,6 +297,7 @@ func (b *builder) place(sq board.Square) error {
 	}
 	b.touchSquare(sq)
 	b.emit(trace.Line{Kind: trace.Place, Square: sq})
+	b.placed = append(b.placed, b.pos.Turn)
 	b.occ = b.occ.With(sq)
 	b.lastAt[sq] = b.t
 	return nil

@@ -160,8 +160,13 @@ func FuzzRecogniser(f *testing.F) {
 // fuzzPlay runs the lines, checks every move, then puts the board right and
 // checks the game is not left waiting on a mismatch.
 func fuzzPlay(laws string, lines []trace.Line) error {
+	return fuzzPlayWith(game.Options{Laws: laws}, lines)
+}
+
+// fuzzPlayWith is fuzzPlay with the game's options (an analogue classifier).
+func fuzzPlayWith(opts game.Options, lines []trace.Line) error {
+	laws := opts.Laws
 	var batch []report.Report
-	opts := game.Options{Laws: laws}
 	if len(lines) > 0 && lines[0].Kind == trace.Setup {
 		opts.Setup = lines[0].FEN
 		lines = lines[1:]

@@ -14,21 +14,36 @@ import (
 // replay` does (a first setup line sets opts.Setup), and returns every report
 // in order, the end line last.
 func Replay(lines []trace.Line, opts game.Options) ([]report.Report, error) {
+	i := 0
+	return ReplayStream(func() (trace.Line, bool) {
+		if i == len(lines) {
+			return trace.Line{}, false
+		}
+		i++
+		return lines[i-1], true
+	}, opts)
+}
+
+// ReplayStream is Replay of the lines next gives until it says false, for
+// traces too long to hold (an analogue trace has a line every scan).
+func ReplayStream(next func() (trace.Line, bool), opts game.Options) ([]report.Report, error) {
 	var reports []report.Report
-	if len(lines) > 0 && lines[0].Kind == trace.Setup {
-		opts.Setup = lines[0].FEN
-		lines = lines[1:]
+	l, ok := next()
+	if ok && l.Kind == trace.Setup {
+		opts.Setup = l.FEN
+		l, ok = next()
 	}
 	p, err := game.New(opts, func(r report.Report) { reports = append(reports, r) })
 	if err != nil {
 		return nil, fmt.Errorf("hwtest: replay: %w", err)
 	}
 	var last time.Duration
-	for i, l := range lines {
+	for n := 1; ok; n++ {
 		if err := p.Input(l); err != nil {
-			return reports, fmt.Errorf("hwtest: replay: line %d: %w", i+1, err)
+			return reports, fmt.Errorf("hwtest: replay: line %d: %w", n, err)
 		}
 		last = l.T
+		l, ok = next()
 	}
 	p.Finish(last)
 	return reports, nil

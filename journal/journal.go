@@ -439,6 +439,15 @@ func (j *Journal) AppendTag(t time.Duration, tag, value string) error {
 	return j.append(true, nil)
 }
 
+// AppendComment journals a comment at the move at ply (an engine's
+// evaluation).
+func (j *Journal) AppendComment(t time.Duration, ply int, comment string) error {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	j.buf = AppendComment(j.buf[:0], t, j.seq+1, ply, comment)
+	return j.append(false, nil)
+}
+
 // append gives j.buf, one record, the next sequence number and writes it
 // after whatever waits; if it cannot be written it waits too (a copy).
 func (j *Journal) append(sync bool, sp *split) error {

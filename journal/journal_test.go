@@ -733,3 +733,109 @@ func TestLostReportsAreJournalledOnRestart(t *testing.T) {
 		t.Errorf("%d records after the restart, want %d", len(g.Records), cut+len(lost))
 	}
 }
+
+// A game against an engine: its header says which side is played from off
+// the board, and the players' names set during the game are journalled; the
+// next game's journal carries both on, and a replay of either has them.
+func TestRemoteSidesAndTagsCarryOver(t *testing.T) {
+	dir := t.TempDir()
+	j, g, err := Open(Options{Dir: dir})
+	if err != nil || g != nil {
+		t.Fatalf("open: %v, %v", g, err)
+	}
+	base := game.Options{Laws: "fide2023"}
+	opts := base
+	opts.Remote = [2]bool{false, true}
+	h, err := j.Begin(0, NewHeader(j.Game(), opts, time.Time{}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if h.Remote != trace.SideBlack {
+		t.Fatalf("header remote %q", h.Remote)
+	}
+	p, err := game.New(h.Options(base), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rn := game.NewRunner(p, &timing.Virtual{})
+	rec := NewRecorder(j, RecorderOptions{Game: func() *game.Game { return p }, Header: h})
+	rn.OnReport(rec.Report)
+	if err := rec.SetTag(time.Second, "Black", "Stockfish 15.1, Elo 1500"); err != nil {
+		t.Fatal(err)
+	}
+	if pgn := p.PGN(); !strings.Contains(pgn, `[Black "Stockfish 15.1, Elo 1500"]`) {
+		t.Errorf("live PGN without the engine's name:\n%s", pgn)
+	}
+	cur, err := Read(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rp, err := Replay(cur, base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s := rp.Game.Snapshot(); !s.Remote[board.Black] || s.Remote[board.White] {
+		t.Errorf("replayed remote sides %v", s.Remote)
+	}
+	if pgn := rp.Game.PGN(); !strings.Contains(pgn, `[Black "Stockfish 15.1, Elo 1500"]`) {
+		t.Errorf("replayed PGN without the engine's name:\n%s", pgn)
+	}
+	// The game ends, a new one begins: its journal keeps both.
+	for _, l := range []trace.Line{
+		{T: 2 * time.Second, Kind: trace.Arbiter, Action: game.ActionResign, Value: "white", Side: trace.SideArbiter},
+		{T: 3 * time.Second, Kind: trace.Arbiter, Action: trace.ActionNewGame, Side: trace.SideArbiter},
+	} {
+		rec.Input(l)
+		if err := p.Input(l); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := j.Close(); err != nil {
+		t.Fatal(err)
+	}
+	next, err := Read(dir)
+	if err != nil || next == nil {
+		t.Fatalf("next game: %v, %v", next, err)
+	}
+	if next.Header.Game != 2 || next.Header.Remote != trace.SideBlack || next.Header.Tags["Black"] != "Stockfish 15.1, Elo 1500" {
+		t.Errorf("next game's header %+v", next.Header)
+	}
+	games, err := List(dir)
+	if err != nil || len(games) != 1 {
+		t.Fatalf("archive %v, %v", games, err)
+	}
+	if tags, _ := games[0].Tags(); tags["Black"] != "Stockfish 15.1, Elo 1500" || tags["Termination"] != "normal" || tags["Result"] != "0-1" {
+		t.Errorf("archived tags %v", tags)
+	}
+}
+
+// An engine's evaluation noted at its move is journalled: the replay's PGN
+// has it where the live game's has it.
+func TestCommentsReplay(t *testing.T) {
+	dir := t.TempDir()
+	s := start(t, Options{Dir: dir}, noWall)
+	s.feed(legalsMate(t, false)[:8]...) // the touch, e4, e5, Nf3
+	s.finish()
+	if err := s.rec.Comment(s.now+time.Second, 1, "[%eval 0.20,12] Stockfish 15.1 +0.20/12"); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.rec.Comment(s.now+time.Second, 9, "no such move"); err == nil {
+		t.Error("a comment at a move not played was taken")
+	}
+	live := s.p.PGN()
+	if !strings.Contains(live, "e5 {[%eval 0.20,12]") {
+		t.Fatalf("live PGN:\n%s", live)
+	}
+	s.close()
+	g, err := Read(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rp, err := Replay(g, game.Options{Laws: "fide2023"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := rp.Game.PGN(); got != live {
+		t.Errorf("replayed PGN:\n%s\nwant:\n%s", got, live)
+	}
+}

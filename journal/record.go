@@ -36,6 +36,10 @@ const (
 	// KindTag sets a PGN tag learnt during the game (the date, once the
 	// clock is synchronised). Its key is "tag".
 	KindTag
+	// KindComment notes a comment at a move of the game (an engine's
+	// evaluation of its move): its key is "comment", with "ply", the
+	// move's index from 0.
+	KindComment
 )
 
 // String names the kind.
@@ -49,6 +53,8 @@ func (k Kind) String() string {
 		return "report"
 	case KindTag:
 		return "tag"
+	case KindComment:
+		return "comment"
 	}
 	return "unknown"
 }
@@ -65,16 +71,20 @@ type Header struct {
 	// ClockAtFirstInput starts the first mover's clock at the first input.
 	TimeControl       string
 	ClockAtFirstInput bool
-	Tournament        bool              // every penalty exacted by the arbiter
-	Tags              map[string]string // PGN tags (Date is "????.??.??" until the clock is synchronised)
-	Started           time.Time         // wall-clock start of the game; zero when the clock was not synchronised
-	Physical          *board.Occupancy  // what the board read at the start, when not the start position
-	Debounce          time.Duration     // sensor debounce window (zero: the default)
-	Settle            time.Duration     // gesture options (zero: the defaults)
-	QuickSettle       time.Duration     // negative: Settle
-	OpenWait          time.Duration
-	Jadoube           time.Duration
-	Bump              time.Duration
+	Tournament        bool // every penalty exacted by the arbiter
+	// Remote names the sides played from off the board from the start (a
+	// game against an engine): trace.SideWhite, SideBlack or SideBoth; ""
+	// for none. A remote line in the journal changes it during the game.
+	Remote      string
+	Tags        map[string]string // PGN tags (Date is "????.??.??" until the clock is synchronised)
+	Started     time.Time         // wall-clock start of the game; zero when the clock was not synchronised
+	Physical    *board.Occupancy  // what the board read at the start, when not the start position
+	Debounce    time.Duration     // sensor debounce window (zero: the default)
+	Settle      time.Duration     // gesture options (zero: the defaults)
+	QuickSettle time.Duration     // negative: Settle
+	OpenWait    time.Duration
+	Jadoube     time.Duration
+	Bump        time.Duration
 }
 
 // NewHeader returns the header of game number game played with opts.
@@ -84,7 +94,7 @@ func NewHeader(game uint64, opts game.Options, started time.Time) Header {
 		TimeControl: opts.TimeControl, ClockAtFirstInput: opts.ClockAtFirstInput, Tournament: opts.Tournament,
 		Tags: map[string]string{}, Started: started, Debounce: opts.Timing.Debounce,
 		Settle: opts.Timing.Settle, QuickSettle: opts.Timing.QuickSettle, OpenWait: opts.Timing.OpenWait,
-		Jadoube: opts.Timing.Jadoube, Bump: opts.Timing.Bump,
+		Jadoube: opts.Timing.Jadoube, Bump: opts.Timing.Bump, Remote: RemoteSides(opts.Remote),
 	}
 	for k, v := range opts.Tags {
 		h.Tags[k] = v
@@ -114,6 +124,7 @@ func (h Header) Options(base game.Options) game.Options {
 	o.Timing.Debounce = h.Debounce
 	o.Timing.Settle, o.Timing.OpenWait, o.Timing.Jadoube = h.Settle, h.OpenWait, h.Jadoube
 	o.Timing.QuickSettle, o.Timing.Bump = h.QuickSettle, h.Bump
+	o.Remote = [2]bool{h.Remote == trace.SideWhite || h.Remote == trace.SideBoth, h.Remote == trace.SideBlack || h.Remote == trace.SideBoth}
 	o.Tags = make(map[string]string, len(h.Tags))
 	for k, v := range h.Tags {
 		o.Tags[k] = v
@@ -126,6 +137,20 @@ func (h Header) Options(base game.Options) game.Options {
 	return o
 }
 
+// RemoteSides names the sides played from off the board, as a header and
+// a trace's remote line name them: "white", "black", "both", or "" for none.
+func RemoteSides(remote [2]bool) string {
+	switch {
+	case remote[board.White] && remote[board.Black]:
+		return trace.SideBoth
+	case remote[board.White]:
+		return trace.SideWhite
+	case remote[board.Black]:
+		return trace.SideBlack
+	}
+	return ""
+}
+
 // Record is one line of a journal.
 type Record struct {
 	Seq    uint64        // the journal's sequence number, increasing across restarts and games
@@ -135,7 +160,8 @@ type Record struct {
 	Input  trace.Line    // KindInput (Input.Seq == Seq, Input.T == T)
 	Report report.Report // KindReport
 	Tag    string        // KindTag: the PGN tag
-	Value  string        // KindTag: its value
+	Value  string        // KindTag: its value; KindComment: the comment
+	Ply    int           // KindComment: the move's index, from 0
 	Raw    []byte        // the record's JSON object as stored, without its checksum or newline
 }
 
@@ -149,6 +175,7 @@ type headerWire struct {
 	Control    string            `json:"time_control,omitempty"`
 	AtFirst    bool              `json:"clock_at_first_input,omitempty"`
 	Tournament bool              `json:"tournament,omitempty"`
+	Remote     string            `json:"remote,omitempty"`
 	Tags       map[string]string `json:"tags,omitempty"`
 	Started    string            `json:"started,omitempty"`
 	Physical   string            `json:"physical,omitempty"`
@@ -168,6 +195,8 @@ type probe struct {
 	Type    *string  `json:"type"`
 	Tag     *string  `json:"tag"`
 	Value   string   `json:"value"`
+	Comment *string  `json:"comment"`
+	Ply     *int     `json:"ply"`
 }
 
 func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
@@ -186,7 +215,7 @@ func appendPrefix(dst []byte, t time.Duration, seq uint64) []byte {
 func AppendHeader(dst []byte, t time.Duration, seq uint64, h Header) ([]byte, error) {
 	w := headerWire{
 		Journal: Version, Game: h.Game, Laws: h.Laws, Setup: h.Setup, Odds: h.Odds,
-		Control: h.TimeControl, AtFirst: h.ClockAtFirstInput, Tournament: h.Tournament,
+		Control: h.TimeControl, AtFirst: h.ClockAtFirstInput, Tournament: h.Tournament, Remote: h.Remote,
 		Tags: h.Tags, Debounce: ms(h.Debounce), Settle: ms(h.Settle), Quick: ms(h.QuickSettle), OpenWait: ms(h.OpenWait), Jadoube: ms(h.Jadoube), Bump: ms(h.Bump),
 	}
 	if !h.Started.IsZero() {
@@ -239,6 +268,17 @@ func AppendTag(dst []byte, t time.Duration, seq uint64, tag, value string) []byt
 	return seal(append(dst, '}', '\n'), start)
 }
 
+// AppendComment writes a comment record (with its newline) onto dst.
+func AppendComment(dst []byte, t time.Duration, seq uint64, ply int, comment string) []byte {
+	start := len(dst)
+	dst = appendPrefix(dst, t, seq)
+	dst = append(dst, `,"comment":`...)
+	dst = jsonstring.Append(dst, comment)
+	dst = append(dst, `,"ply":`...)
+	dst = strconv.AppendInt(dst, int64(ply), 10)
+	return seal(append(dst, '}', '\n'), start)
+}
+
 // ParseRecord reads one journal line (without its newline). A line that
 // ends in a checksum must match it; a line without one (written by a boardd
 // from before checksums) is read as it is. Record.Raw is the record without
@@ -271,13 +311,13 @@ func parseRecord(line []byte) (Record, error) {
 	}
 	r := Record{Seq: *p.Seq, T: fromMS(*p.T), Raw: line}
 	keys := 0
-	for _, present := range []bool{p.Journal != nil, p.Type != nil, p.Tag != nil} {
+	for _, present := range []bool{p.Journal != nil, p.Type != nil, p.Tag != nil, p.Comment != nil} {
 		if present {
 			keys++
 		}
 	}
 	if keys > 1 {
-		return Record{}, fmt.Errorf(`more than one of "journal", "type" and "tag" on the line`)
+		return Record{}, fmt.Errorf(`more than one of "journal", "type", "tag" and "comment" on the line`)
 	}
 	switch {
 	case p.Journal != nil:
@@ -290,7 +330,7 @@ func parseRecord(line []byte) (Record, error) {
 		}
 		h := &Header{
 			Game: w.Game, Laws: w.Laws, Setup: w.Setup, Odds: w.Odds,
-			TimeControl: w.Control, ClockAtFirstInput: w.AtFirst, Tournament: w.Tournament, Tags: w.Tags,
+			TimeControl: w.Control, ClockAtFirstInput: w.AtFirst, Tournament: w.Tournament, Remote: w.Remote, Tags: w.Tags,
 			Debounce: fromMS(w.Debounce), Settle: fromMS(w.Settle), QuickSettle: fromMS(w.Quick), OpenWait: fromMS(w.OpenWait), Jadoube: fromMS(w.Jadoube),
 			Bump: fromMS(w.Bump),
 		}
@@ -299,6 +339,11 @@ func parseRecord(line []byte) (Record, error) {
 		}
 		if w.Laws == "" {
 			return Record{}, fmt.Errorf("header: no law-set")
+		}
+		switch w.Remote {
+		case "", trace.SideWhite, trace.SideBlack, trace.SideBoth:
+		default:
+			return Record{}, fmt.Errorf("header: remote %q: want white, black, both or none", w.Remote)
 		}
 		if w.Setup != "" {
 			if _, err := board.ParseFEN(w.Setup); err != nil {
@@ -333,6 +378,11 @@ func parseRecord(line []byte) (Record, error) {
 			return Record{}, fmt.Errorf("tag: empty name")
 		}
 		r.Kind, r.Tag, r.Value = KindTag, *p.Tag, p.Value
+	case p.Comment != nil:
+		if p.Ply == nil || *p.Ply < 0 {
+			return Record{}, fmt.Errorf(`comment: want "ply", the move's index from 0`)
+		}
+		r.Kind, r.Value, r.Ply = KindComment, *p.Comment, *p.Ply
 	default:
 		l, err := trace.Parse(line)
 		if err != nil {

@@ -17,7 +17,7 @@ import (
 func TestRecordsRoundTrip(t *testing.T) {
 	phys := board.Occupancy(0xffff00000000ffef)
 	h := Header{
-		Game: 7, Laws: "nycc", Setup: "8/8/8/8/8/8/8/K1k5 w - - 0 1", Odds: "pawn-and-move", TimeControl: "40/5400+30:1800+30", ClockAtFirstInput: true, Tournament: true,
+		Game: 7, Laws: "nycc", Setup: "8/8/8/8/8/8/8/K1k5 w - - 0 1", Odds: "pawn-and-move", TimeControl: "40/5400+30:1800+30", ClockAtFirstInput: true, Tournament: true, Remote: "black",
 		Tags:    map[string]string{"Date": "2025.06.01", "White": "Morphy, \"Paul\"", "Event": "Café"},
 		Started: time.Date(2025, 6, 1, 18, 30, 0, 0, time.UTC), Physical: &phys,
 		Debounce: 30 * time.Millisecond, Settle: 300 * time.Millisecond, OpenWait: 1500 * time.Millisecond, Jadoube: 2 * time.Second,
@@ -83,6 +83,12 @@ func TestRecordsRoundTrip(t *testing.T) {
 	if err != nil || r.Kind != KindTag || r.Tag != "Date" || r.Value != "2025.06.02" || r.T != time.Minute || r.Seq != 300 {
 		t.Errorf("tag %s read back as %+v, %v", tag, r, err)
 	}
+
+	comment := AppendComment(nil, time.Minute, 301, 17, "[%eval -1.50,14] Stockfish 15.1 \"-1.50/14\"")
+	r, err = ParseRecord(comment[:len(comment)-1])
+	if err != nil || r.Kind != KindComment || r.Ply != 17 || r.Value != "[%eval -1.50,14] Stockfish 15.1 \"-1.50/14\"" || r.T != time.Minute || r.Seq != 301 {
+		t.Errorf("comment %s read back as %+v, %v", comment, r, err)
+	}
 }
 
 func TestBadRecordsAreRefusedWithReason(t *testing.T) {
@@ -95,9 +101,12 @@ func TestBadRecordsAreRefusedWithReason(t *testing.T) {
 		{`{"t":1,"seq":3,"journal":1,"game":1,"laws":"nycc","fen":"nonsense"}`, `fen`},
 		{`{"t":1,"seq":3,"journal":1,"game":1,"laws":"nycc","physical":"xyz"}`, `physical`},
 		{`{"t":1,"seq":3,"journal":1,"game":1,"laws":"nycc","started":"yesterday"}`, `started`},
+		{`{"t":1,"seq":3,"journal":1,"game":1,"laws":"nycc","remote":"nobody"}`, `remote "nobody"`},
 		{`{"t":1,"seq":3,"type":"move","tag":"Date"}`, `more than one`},
 		{`{"t":1,"seq":3,"type":""}`, `no "type"`},
 		{`{"t":1,"seq":3,"tag":""}`, `empty name`},
+		{`{"t":1,"seq":3,"comment":"+0.3"}`, `"ply"`},
+		{`{"t":1,"seq":3,"comment":"+0.3","tag":"Date"}`, `more than one`},
 		{`{"t":1,"seq":3,"lift":"z9"}`, `square`},
 		{`{"t":1,"seq":3,"setup":"8/8/8/8/8/8/8/K1k5 w - - 0 1"}`, `header`},
 		{`{"t":1,"seq":3}`, `no input`},
@@ -133,6 +142,8 @@ func FuzzParseRecord(f *testing.F) {
 			again = AppendInput(nil, r.Seq, r.Input)
 		case KindTag:
 			again = AppendTag(nil, r.T, r.Seq, r.Tag, r.Value)
+		case KindComment:
+			again = AppendComment(nil, r.T, r.Seq, r.Ply, r.Value)
 		case KindReport:
 			again = AppendReport(nil, r.Seq, &r.Report)
 		case KindHeader:

@@ -2,6 +2,7 @@ package journal
 
 import (
 	"errors"
+	"fmt"
 	"log/slog"
 	"sync"
 	"time"
@@ -148,6 +149,9 @@ func (r *Recorder) rotate(t time.Duration) {
 	g := r.game()
 	next := r.header
 	next.Laws = g.Laws().ID // an arbiter may have changed it during the game
+	// The sides played from off the board stay so in the next game; its
+	// journal says so from its header.
+	next.Remote = RemoteSides(g.Snapshot().Remote)
 	next.Physical = nil
 	if r.occ != nil {
 		if occ, start := r.occ(), r.startOccupancy(next); occ != start {
@@ -196,6 +200,49 @@ func (r *Recorder) learnDate(t time.Duration) {
 	r.header.Tags["Date"] = date
 	r.mu.Unlock()
 	r.game().SetTag("Date", date)
+}
+
+// SetTag sets a PGN tag of the game in progress at game time t (the names
+// of the players of a game against an engine, say): it is journalled, so
+// that the journal's replay and its PGN have it, kept for the games that
+// follow (the next header carries it), and set on the live game. It runs
+// on the loop goroutine. It fails only when the journal's backlog is full:
+// nothing is changed then.
+func (r *Recorder) SetTag(t time.Duration, tag, value string) error {
+	if err := r.j.AppendTag(t, tag, value); errors.Is(err, ErrBacklogFull) {
+		r.showFault()
+		return err
+	}
+	r.mu.Lock()
+	r.header.Tags[tag] = value
+	r.mu.Unlock()
+	g := r.game()
+	g.SetTag(tag, value)
+	r.showFault()
+	r.writeCurrent(g)
+	return nil
+}
+
+// Comment notes a comment at the move at ply of the game in progress, at
+// game time t (a chess engine's evaluation of its move): it is journalled,
+// so that the journal's replay and its PGN have it, and noted in the live
+// game. It runs on the loop goroutine. It fails when the game has no such
+// move, or the journal's backlog is full: nothing is changed then.
+func (r *Recorder) Comment(t time.Duration, ply int, comment string) error {
+	g := r.game()
+	if ply < 0 || ply >= g.Snapshot().Moves {
+		return fmt.Errorf("journal: comment at move %d: the game has %d moves", ply, g.Snapshot().Moves)
+	}
+	if err := r.j.AppendComment(t, ply, comment); errors.Is(err, ErrBacklogFull) {
+		r.showFault()
+		return err
+	}
+	if err := g.Annotate(ply, comment); err != nil {
+		return err
+	}
+	r.showFault()
+	r.writeCurrent(g)
+	return nil
 }
 
 // startOccupancy is where the men stand at the start of a game with header

@@ -170,6 +170,13 @@ func replayRecords(g *Game, base game.Options, records []Record) (*Replayed, err
 		return nil, fmt.Errorf("journal: replay of game %d: %w", g.Header.Game, err)
 	}
 	for _, r := range records {
+		if r.Kind == KindComment {
+			// The move it comments was made before it was noted: the
+			// timers due by then fire first.
+			p.Advance(r.T)
+			_ = p.Annotate(r.Ply, r.Value)
+			continue
+		}
 		if r.Kind != KindInput {
 			continue
 		}

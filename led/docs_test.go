@@ -34,6 +34,7 @@ type ledScene struct {
 	name  string // docs/leds/<name>.png and <name>-mono.png
 	at    int    // ms: the frame is the one composed at this time
 	fault bool   // the sensors are marked faulty at that time
+	hint  string // a move suggested to the player then (UCI), as an engine's hint
 	what  string // one line for the generated table
 }
 
@@ -121,6 +122,51 @@ func ledStories() []ledStory {
 			},
 		},
 		{
+			laws: "fide2023",
+			trace: `{"t":0,"remote":"black"}
+{"t":100,"lift":"e2"}
+{"t":300,"place":"e4"}
+{"t":1500,"opponent":"g8f6"}
+{"t":2500,"lift":"g8"}
+{"t":3500,"place":"f6"}
+{"t":5000,"lift":"d2"}
+{"t":5200,"place":"d4"}
+{"t":6500,"opponent":"f6e4"}`,
+			scenes: []ledScene{
+				{name: "carry", at: 2000, what: "Black is played by an engine: 1.e4, and the engine answers 1...Nf6: the player carries it out"},
+				{name: "carry-in-hand", at: 3000, what: "the knight lifted from g8: its square goes dark, f6 stays lit"},
+				{name: "carry-capture", at: 7000, what: "2.d4, and the engine takes: 2...Nxe4"},
+				{name: "hint", at: 4500, hint: "d2d4", what: "the player asked for a hint after 1.e4 Nf6: 2.d4"},
+			},
+		},
+		{
+			laws:  "fide2023",
+			setup: "r3k2r/pppq1ppp/2n2n2/4p3/4P3/2N2N2/PPPQ1PPP/R3K2R b KQkq - 0 1",
+			trace: `{"t":0,"remote":"black"}
+{"t":1000,"opponent":"e8c8"}`,
+			scenes: []ledScene{
+				{name: "carry-castling", at: 1500, what: "the engine castles long: the king and the rook to move, each with its square"},
+			},
+		},
+		{
+			laws:  "fide2023",
+			setup: "4k3/8/8/8/3Pp3/8/8/4K3 b - d3 0 1",
+			trace: `{"t":0,"remote":"black"}
+{"t":1000,"opponent":"e4d3"}`,
+			scenes: []ledScene{
+				{name: "carry-en-passant", at: 1500, what: "the engine takes en passant: the pawn taken blinks fast to be lifted"},
+			},
+		},
+		{
+			laws:  "fide2023",
+			setup: "4k3/8/8/8/8/8/p7/4K3 b - - 0 1",
+			trace: `{"t":0,"remote":"black"}
+{"t":1000,"opponent":"a2a1n"}`,
+			scenes: []ledScene{
+				{name: "carry-promotion", at: 1500, what: "the engine promotes to a knight: the square the new man goes on blinks fast (the console names him)"},
+			},
+		},
+		{
 			laws:  "fide2023",
 			setup: "7k/8/8/6Q1/8/8/8/K7 w - - 0 1",
 			trace: `{"t":0,"lift":"g5"}
@@ -171,6 +217,13 @@ func ledSceneFrame(t *testing.T, st ledStory, sc ledScene) (led.Frame, [64]board
 	p.Advance(at)
 	if sc.fault {
 		p.SetFault(at, true)
+	}
+	if sc.hint != "" {
+		m, err := board.ParseUCI(sc.hint)
+		if err != nil {
+			t.Fatalf("%s: %v", sc.name, err)
+		}
+		p.SetHint(at, &m)
 	}
 	var occ board.Occupancy
 	for sq, m := range men {
@@ -302,7 +355,7 @@ func TestLEDDocs(t *testing.T) {
 		}
 	}
 	table.WriteString("\n" + ledDocEnd)
-	for r := led.MustMove; r <= led.Fault; r++ {
+	for r := led.MustMove; r <= led.LastRole; r++ {
 		img, err := led.RenderSwatch(r, led.Steady, 32)
 		if err != nil {
 			t.Fatal(err)

@@ -345,12 +345,12 @@ func (c *Client) call(ctx context.Context, r request, out any) (http.Header, err
 	defer stop()
 	resp, err := c.send(ctx, r, "application/json")
 	if err != nil {
-		return nil, c.timeoutCause(ctx, err)
+		return nil, c.timeoutCause(ctx, r, err)
 	}
 	defer resp.Body.Close()
 	data, err := io.ReadAll(io.LimitReader(resp.Body, 8<<20))
 	if err != nil {
-		return nil, c.timeoutCause(ctx, &TransportError{Method: r.method, Path: r.path, Err: err})
+		return nil, c.timeoutCause(ctx, r, &TransportError{Method: r.method, Path: r.path, Err: err})
 	}
 	if out != nil {
 		if err := json.Unmarshal(data, out); err != nil {
@@ -363,13 +363,11 @@ func (c *Client) call(ctx context.Context, r request, out any) (http.Header, err
 var errRequestTimeout = errors.New("no answer within the request timeout")
 
 // timeoutCause names the request timeout as the cause of a cancelled
-// request.
-func (c *Client) timeoutCause(ctx context.Context, err error) error {
+// request, whether it was cancelled on the wire or before it was sent (the
+// timeout may fire while the request still waits out a rate-limit pause).
+func (c *Client) timeoutCause(ctx context.Context, r request, err error) error {
 	if context.Cause(ctx) == errRequestTimeout {
-		var te *TransportError
-		if errors.As(err, &te) {
-			return &TransportError{Method: te.Method, Path: te.Path, Err: fmt.Errorf("%w (%v)", errRequestTimeout, c.timeout)}
-		}
+		return &TransportError{Method: r.method, Path: r.path, Err: fmt.Errorf("%w (%v)", errRequestTimeout, c.timeout)}
 	}
 	return err
 }

@@ -29,6 +29,8 @@ type Board struct {
 	log    *slog.Logger
 	ctx    context.Context
 	runner *game.Runner
+	// presses takes button presses before the game (see TakePresses).
+	presses func(context.Context, trace.Line) bool
 
 	mu      sync.Mutex
 	recheck bool
@@ -43,6 +45,11 @@ func NewBoard(o Options) (*Board, error) {
 	}
 	return &Board{link: l, log: l.log}, nil
 }
+
+// TakePresses gives fn the board's button presses before the game: a press
+// fn reports taken (a command to the engine playing a side) does not reach
+// the game. Call it before Run.
+func (b *Board) TakePresses(fn func(context.Context, trace.Line) bool) { b.presses = fn }
 
 // Link returns the board's link (for its statistics).
 func (b *Board) Link() *Link { return b.link }
@@ -138,6 +145,8 @@ func (b *Board) Button(m link.Button) error {
 	l := trace.Line{Kind: trace.Press, Button: m.Button.String(), Side: side}
 	if k, ok := m.Button.Promotion(); ok {
 		l = trace.Line{Kind: trace.Promote, Piece: k, Side: side}
+	} else if b.presses != nil && b.presses(b.ctx, l) {
+		return nil
 	}
 	return b.runner.Submit(b.ctx, l)
 }

@@ -29,7 +29,7 @@ type Kind uint8
 const (
 	Lift     Kind = iota + 1 // a debounced lift of the man on Square
 	Place                    // a debounced placement on Square
-	Frame                    // a raw scan: Occupancy holds until the next frame
+	Frame                    // a raw scan: Occupancy (and Analog levels, if Bits is set) holds until the next frame
 	Press                    // a button: Button by Side
 	Choose                   // Side (or the arbiter) picks Option
 	Promote                  // Side names the promotion piece Piece
@@ -101,7 +101,26 @@ type Line struct {
 	Move      board.Move      // Opponent
 	Plies     int             // TakeBack
 	Seq       uint64          // the journal's sequence number, 0 when absent
+	// Bits is the resolution of the ADC that read Analog, on a frame line
+	// that carries analogue levels (1 to MaxBits); 0 on any other line.
+	Bits uint8
+	// Analog holds the 64 sensor levels of an analogue frame, in ADC counts
+	// (0 to 2^Bits-1), channel i at index i: the order the scanner reads
+	// them, which a calibration maps to squares. Occupancy then holds the
+	// occupancy as read when the frame was recorded.
+	Analog [64]uint16
+	// Calibration names the calibration file that the trace's analogue
+	// levels are read through (first line only), relative to the trace's
+	// directory; empty when the trace names none.
+	Calibration string
 }
+
+// Channels is the number of levels an analogue frame line carries.
+const Channels = 64
+
+// MaxBits is the finest ADC resolution an analogue frame may state: levels
+// are held in 16 bits.
+const MaxBits = 16
 
 // wire is the JSON shape of a line; pointers tell absent keys from empty ones.
 type wire struct {
@@ -120,6 +139,11 @@ type wire struct {
 	Back    *int     `json:"takeback,omitempty"`
 	Side    *string  `json:"side,omitempty"`
 	Value   *string  `json:"value,omitempty"`
+	// An analogue frame's resolution and levels, read by hand so that a
+	// fault names the level at fault.
+	Bits   json.RawMessage `json:"bits,omitempty"`
+	Analog json.RawMessage `json:"analog,omitempty"`
+	Cal    *string         `json:"calibration,omitempty"`
 }
 
 // Error is a fault in a trace, naming the line it is on.
@@ -136,6 +160,8 @@ type Reader struct {
 	lineNo  int
 	inputs  int
 	last    time.Duration
+	bits    uint8 // the resolution of the first analogue frame
+	bitsAt  int   // its line
 }
 
 // NewReader returns a Reader of r. Lines may be up to 1 MiB long.
@@ -163,6 +189,17 @@ func (r *Reader) Next() (Line, error) {
 		}
 		if l.Kind == Setup && r.inputs > 0 {
 			return Line{}, &Error{Line: r.lineNo, Fault: "setup must be the first line"}
+		}
+		if l.Calibration != "" && r.inputs > 0 {
+			return Line{}, &Error{Line: r.lineNo, Fault: "calibration must be named on the first line"}
+		}
+		if l.Bits != 0 {
+			if r.bits != 0 && l.Bits != r.bits {
+				return Line{}, &Error{Line: r.lineNo, Fault: fmt.Sprintf("bits %d, where line %d said %d: the levels of a trace come from one ADC", l.Bits, r.bitsAt, r.bits)}
+			}
+			if r.bits == 0 {
+				r.bits, r.bitsAt = l.Bits, r.lineNo
+			}
 		}
 		if l.T < r.last {
 			return Line{}, &Error{Line: r.lineNo, Fault: fmt.Sprintf("t %s goes back in time (the line before had %s)", ms(l.T), ms(r.last))}
@@ -241,6 +278,15 @@ func Parse(text []byte) (Line, error) {
 	case 1:
 	default:
 		return Line{}, fmt.Errorf("more than one input on the line")
+	}
+	if w.Cal != nil {
+		if *w.Cal == "" {
+			return Line{}, fmt.Errorf("calibration: empty file name")
+		}
+		l.Calibration = *w.Cal
+	}
+	if err := parseAnalog(&l, w.Bits, w.Analog); err != nil {
+		return Line{}, err
 	}
 	side := ""
 	if w.Side != nil {
@@ -346,6 +392,9 @@ func Append(dst []byte, l Line) []byte {
 		dst = append(dst, '"', ':')
 		dst = jsonstring.Append(dst, v)
 	}
+	if l.Calibration != "" {
+		str("calibration", l.Calibration)
+	}
 	switch l.Kind {
 	case Lift:
 		str("lift", l.Square.String())
@@ -353,6 +402,18 @@ func Append(dst []byte, l Line) []byte {
 		str("place", l.Square.String())
 	case Frame:
 		str("frame", l.Occupancy.Hex())
+		if l.Bits != 0 {
+			dst = append(dst, `,"bits":`...)
+			dst = strconv.AppendUint(dst, uint64(l.Bits), 10)
+			dst = append(dst, `,"analog":[`...)
+			for i, v := range l.Analog {
+				if i > 0 {
+					dst = append(dst, ',')
+				}
+				dst = strconv.AppendUint(dst, uint64(v), 10)
+			}
+			dst = append(dst, ']')
+		}
 	case Press:
 		str("press", l.Button)
 		str("side", l.Side)
@@ -379,4 +440,122 @@ func Append(dst []byte, l Line) []byte {
 		str("side", l.Side)
 	}
 	return append(dst, '}', '\n')
+}
+
+// parseAnalog reads an analogue frame's resolution and levels into l. Both
+// or neither must be present (a JSON null counts as absent, as for every
+// key), and only on a frame line.
+func parseAnalog(l *Line, bitsRaw, levelsRaw json.RawMessage) error {
+	present := func(raw json.RawMessage) bool { return len(raw) > 0 && string(raw) != "null" }
+	hasBits, hasLevels := present(bitsRaw), present(levelsRaw)
+	switch {
+	case !hasBits && !hasLevels:
+		return nil
+	case l.Kind != Frame:
+		return fmt.Errorf("%s line with analogue levels: \"bits\" and \"analog\" belong on a frame line", l.Kind)
+	case !hasBits:
+		return fmt.Errorf(`analog: missing "bits", the ADC's resolution (10 for an MCP3008, 12 for an MCP3208)`)
+	case !hasLevels:
+		return fmt.Errorf(`bits without "analog": the levels are missing`)
+	}
+	bits, ok := wholeNumber(bitsRaw)
+	if !ok || bits < 1 || bits > MaxBits {
+		return fmt.Errorf("bits %s: want the ADC's resolution, a whole number from 1 to %d", bitsRaw, MaxBits)
+	}
+	l.Bits = uint8(bits)
+	return parseLevels(&l.Analog, levelsRaw, int(bits))
+}
+
+// parseLevels reads a JSON array of exactly Channels whole numbers, each
+// within what an ADC of bits bits reads. raw is valid JSON (the decoder
+// checked it), so a level that is not a number is told by its first byte.
+func parseLevels(dst *[64]uint16, raw []byte, bits int) error {
+	top := uint64(1)<<uint(bits) - 1
+	i := skipSpace(raw, 0)
+	if i == len(raw) || raw[i] != '[' {
+		return fmt.Errorf("analog: want an array of %d levels, one a sensor channel", Channels)
+	}
+	i = skipSpace(raw, i+1)
+	n := 0
+	if i < len(raw) && raw[i] == ']' {
+		return fmt.Errorf("analog: 0 levels, want %d (one a sensor channel)", Channels)
+	}
+	for i < len(raw) {
+		end := i
+		for end < len(raw) && raw[end] != ',' && raw[end] != ']' && !isSpace(raw[end]) {
+			end++
+		}
+		tok := raw[i:end]
+		if len(tok) == 0 || (tok[0] != '-' && (tok[0] < '0' || tok[0] > '9')) {
+			return fmt.Errorf("analog level %d: want a whole number of ADC counts, not %s", n, describeJSON(raw[i:]))
+		}
+		v, digits := wholeNumber(tok)
+		switch {
+		case tok[0] == '-':
+			return fmt.Errorf("analog level %d: %s is negative: want 0 to %d (a %d-bit ADC)", n, tok, top, bits)
+		case !digits:
+			return fmt.Errorf("analog level %d: %s is not a whole number of ADC counts", n, tok)
+		case v > top:
+			return fmt.Errorf("analog level %d: %s is more than a %d-bit ADC reads (0 to %d)", n, tok, bits, top)
+		}
+		if n < Channels {
+			dst[n] = uint16(v)
+		}
+		n++
+		i = skipSpace(raw, end)
+		if i < len(raw) && raw[i] == ']' {
+			break
+		}
+		i = skipSpace(raw, i+1) // past the comma
+	}
+	if n != Channels {
+		return fmt.Errorf("analog: %d levels, want %d (one a sensor channel)", n, Channels)
+	}
+	return nil
+}
+
+// wholeNumber reads a JSON number written with digits only (no sign,
+// fraction or exponent); a number too long for 64 bits reads as the largest.
+func wholeNumber(tok []byte) (uint64, bool) {
+	if len(tok) == 0 {
+		return 0, false
+	}
+	var v uint64
+	for _, c := range tok {
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		if v > math.MaxUint64/100 {
+			v = math.MaxUint64
+			continue
+		}
+		v = v*10 + uint64(c-'0')
+	}
+	return v, true
+}
+
+func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
+
+func skipSpace(b []byte, i int) int {
+	for i < len(b) && isSpace(b[i]) {
+		i++
+	}
+	return i
+}
+
+// describeJSON names the kind of the JSON value at the start of b.
+func describeJSON(b []byte) string {
+	switch b[0] {
+	case '"':
+		return "a string"
+	case '[':
+		return "an array"
+	case '{':
+		return "an object"
+	case 't', 'f':
+		return "true or false"
+	case 'n':
+		return "null"
+	}
+	return "that"
 }

@@ -366,7 +366,20 @@ func CalibratedScanner(sc sensor.Scanner, c *config.Config, cal *calibration.Cal
 	if err := cal.Check(id); err != nil {
 		return nil, err
 	}
-	return calibration.NewScanner(sc, cal, clock, calibration.ClassifierOptions{})
+	return calibration.NewScanner(sc, cal, clock, classifierOptions())
+}
+
+// classifierOptions are how the running board classifies its sensors'
+// readings: the replay of an analogue trace must read them the same way.
+func classifierOptions() calibration.ClassifierOptions {
+	return calibration.ClassifierOptions{} // the defaults: drift tracked over a minute
+}
+
+// TraceClassifier reads a trace's analogue frames through cal as boardd run
+// reads an analogue board's scans through it (the same classifier and
+// options), for boardd replay --calibration.
+func TraceClassifier(cal *calibration.Calibration) (*calibration.TraceClassifier, error) {
+	return calibration.NewTraceClassifier(cal, classifierOptions())
 }
 
 // OpenClockDisplay builds the two TM1637 clock displays the configuration

@@ -8,32 +8,37 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"path/filepath"
 
+	"github.com/boardd/boardd/calibration"
 	"github.com/boardd/boardd/clock"
 	"github.com/boardd/boardd/game"
 	"github.com/boardd/boardd/lawset"
 	"github.com/boardd/boardd/trace"
+	"github.com/boardd/boardd/wiring"
 )
 
 func runReplay(ctx context.Context, env *environment, args []string) int {
 	h := &helpText{
 		name:  "replay",
 		usage: []string{"replay [flags] [--trace FILE | --trace -]"},
-		about: "Runs a trace (docs/trace-format.md: lifts, placements, presses, choices, each with its time) through the whole game in virtual time, as fast as it can, and prints one JSON line per decision: touches, adjustments, moves, irregularities with the options the law gives, rulings, mismatches, results, and a last end line with the FEN and the PGN.",
+		about: "Runs a trace (docs/trace-format.md: lifts, placements, frames, analogue frames, presses, choices, each with its time) through the whole game in virtual time, as fast as it can, and prints one JSON line per decision: touches, adjustments, moves, irregularities with the options the law gives, rulings, mismatches, results, and a last end line with the FEN and the PGN.",
 		groups: []flagGroup{
 			{"The game", []string{"laws", "time-control", "tournament", "odds"}},
-			{"Input and logs", []string{"trace", "log-level"}},
+			{"Input and logs", []string{"trace", "calibration", "log-level"}},
 		},
 		examples: []string{
 			"boardd replay --laws sarratt1808 --trace testdata/laws/sarratt1808-false-castling.trace",
 			`printf '{"t":0,"lift":"e2"}\n{"t":400,"place":"e4"}\n' | boardd replay --trace -`,
 			"boardd replay --laws hastings1895 --time-control hastings1895 --trace clock/testdata/hastings-forfeit.trace",
+			"boardd replay --calibration testdata/analog/board.calibration.json --trace testdata/analog/opening.trace",
 		},
 		exit: "Exit status: 0 when the trace is played to its end; 2 for a bad command line or a malformed trace line (boardd: trace line N: ...).",
 	}
 	fs := h.flags()
 	laws := fs.String("laws", "fide2023", "law-set id: "+lawIDs())
 	tracePath := fs.String("trace", "-", "trace file to replay, or - for standard input")
+	calPath := fs.String("calibration", "", "calibration file to read the trace's analogue frames through, as boardd run reads an analogue board (default: the one the trace's first line names, relative to the trace's directory; none: the occupancy recorded with the levels)")
 	tournament := fs.Bool("tournament", false, "tournament mode: the arbiter exacts every penalty, nobody may waive one")
 	timeControl := fs.String("time-control", "", "time control: "+clock.Syntax)
 	odds := fs.String("odds", "", "a game at odds: the men given (squares, or pawn, knight, rook, queen, pawn-and-move), comma-separated; add 'move' to give the move too")
@@ -69,9 +74,28 @@ func runReplay(ctx context.Context, env *environment, args []string) int {
 		defer f.Close()
 		in = f
 	}
+	opts := game.Options{Laws: *laws, Tournament: *tournament, Odds: *odds, TimeControl: *timeControl, ClockAtFirstInput: true, Logger: logger}
+	openCal := func(path string) (game.AnalogClassifier, error) { return openTraceCalibration(path, logger) }
+	if *calPath != "" {
+		if opts.Analog, err = openCal(*calPath); err != nil {
+			fmt.Fprintf(env.stderr, "boardd: --calibration: %v\n", err)
+			return 2
+		}
+	} else {
+		dir := "."
+		if *tracePath != "-" {
+			dir = filepath.Dir(*tracePath)
+		}
+		opts.OpenAnalog = func(name string) (game.AnalogClassifier, error) {
+			if !filepath.IsAbs(name) {
+				name = filepath.Join(dir, name)
+			}
+			return openCal(name)
+		}
+	}
 	out := bufio.NewWriterSize(env.stdout, 64*1024)
 	defer out.Flush()
-	err = game.Replay(ctx, in, out, game.Options{Laws: *laws, Tournament: *tournament, Odds: *odds, TimeControl: *timeControl, ClockAtFirstInput: true, Logger: logger})
+	err = game.Replay(ctx, in, out, opts)
 	var te *trace.Error
 	switch {
 	case errors.As(err, &te):
@@ -84,6 +108,24 @@ func runReplay(ctx context.Context, env *environment, args []string) int {
 		return 2
 	}
 	return 0
+}
+
+// openTraceCalibration reads the calibration file at path for the analogue
+// frames of a replay. A calibration boardd run would refuse for play (a
+// square without a working sensor) is used all the same, with a warning:
+// a replay is where such a board is looked into.
+func openTraceCalibration(path string, log *slog.Logger) (game.AnalogClassifier, error) {
+	cal, err := calibration.LoadAny(path)
+	if errors.Is(err, calibration.ErrMissing) {
+		return nil, fmt.Errorf("%s: no such file", path)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if err := cal.Unfit(); err != nil {
+		log.Warn("boardd run would refuse this calibration", "file", path, "why", err)
+	}
+	return wiring.TraceClassifier(cal)
 }
 
 func newLogger(w io.Writer, level string) (*slog.Logger, error) {

@@ -22,6 +22,7 @@ func runDaemon(ctx context.Context, env *environment, args []string) int {
 			{"The console and the hall", []string{"listen", "tls-cert", "tls-key", "hall", "board-id"}},
 			{"Chess apps", []string{"emulate"}},
 			{"State and logs", []string{"state-dir", "archive-cap", "log-level"}},
+			{"Playing the computer", []string{"engine", "engine-side", "engine-elo", "engine-skill", "engine-limit", "engine-book", "engine-clock"}},
 		},
 		examples: []string{
 			"boardd run                          # a simulated board: open http://127.0.0.1:8080",
@@ -30,6 +31,7 @@ func runDaemon(ctx context.Context, env *environment, args []string) int {
 			"boardd run --sensor serial:/dev/ttyACM0 --led serial:/dev/ttyACM0",
 			"boardd run --listen 0.0.0.0:8443 --tls-cert /etc/boardd/console.pem --tls-key /etc/boardd/console.key   # the console for the club's network, over HTTPS",
 			"boardd run --hall mqtts://broker.club.lan --board-id board-01",
+			"boardd run --engine /usr/games/stockfish --engine-elo 1500   # play Stockfish (Black) on the simulated board",
 			"boardd run --emulate chesslink:/dev/ttyGS0   # chess apps drive the board as a Millennium ChessLink board",
 		},
 		exit: "Exit status: 0 when stopped; 1 when the board failed; 2 for a bad command line or configuration (every fault on stderr).",
@@ -52,6 +54,13 @@ func runDaemon(ctx context.Context, env *environment, args []string) int {
 	fs.StringVar(&o.LogLevel, "log-level", "", "log level: debug, info, warn or error (default from the config, else info)")
 	fs.StringVar(&o.Input, "input", "", "play trace lines into the board from FILE, a FIFO, or - for standard input (a rig, a demonstration)")
 	fs.StringVar(&o.ArchiveCap, "archive-cap", "", "disk space for finished games, e.g. 64MiB (default 64MiB)")
+	fs.StringVar(&o.Engine, "engine", "", "a UCI chess engine plays one side, e.g. /usr/games/stockfish (default from the config, else none)")
+	fs.StringVar(&o.EngineSide, "engine-side", "", "the side the engine plays: white, black or random, drawn at each new game (default black)")
+	fs.StringVar(&o.EngineElo, "engine-elo", "", "the engine plays at this Elo (UCI_Elo), e.g. 1500 (default: Elo 1500, or Skill Level 5 where it has no UCI_Elo)")
+	fs.StringVar(&o.EngineSkill, "engine-skill", "", "the engine plays at this Skill Level, 0 to 20 in Stockfish (instead of --engine-elo)")
+	fs.StringVar(&o.EngineLimit, "engine-limit", "", "the engine's limit a move: movetime:2s, depth:8 or nodes:20000, joined by commas (default 1s a move; with a time control it plays on the clocks)")
+	fs.StringVar(&o.EngineBook, "engine-book", "", "an opening book in Polyglot format for the engine (default none)")
+	fs.StringVar(&o.EngineClock, "engine-clock", "", "the engine's clock runs until its move is carried out on the board (carried) or until it is shown (shown) (default carried)")
 	fs.StringVar(&o.Emulate, "emulate", "", "answer chess apps as a Millennium ChessLink board on a serial port: chesslink:PATH, e.g. chesslink:/dev/ttyGS0 (a USB gadget port; docs/chesslink.md; default from the config, else none)")
 	if code, ok := h.parse(env, fs, args); !ok {
 		return code

@@ -98,7 +98,10 @@
     e.textContent = role;
     e.className = role;
     document.body.dataset.role = role;
-    if (state) drawPending(state);
+    if (state) {
+      drawPending(state);
+      drawEngine(state);
+    }
   }
 
   // --- requests ----------------------------------------------------------
@@ -140,6 +143,13 @@
 
   function arbiterAction(body) {
     queue = queue.then(() => post(api('arbiter'), body));
+    return queue;
+  }
+
+  // engineCommand gives the engine playing a side a command (POST
+  // .../opponent): the player at a simulated board may, and the arbiter.
+  function engineCommand(command, value) {
+    queue = queue.then(() => post(api('opponent'), value ? { command, value } : { command }));
     return queue;
   }
 
@@ -464,6 +474,59 @@
     list.replaceChildren(...items);
   }
 
+  // whiteShare is White's part of the evaluation bar, in percent: even is
+  // half, a pawn up about 59, a mate all of it (the curve consoles use).
+  function whiteShare(ev) {
+    if (ev.mate) return ev.mate > 0 ? 100 : 0;
+    return 50 + 50 * (2 / (1 + Math.exp(-0.00368208 * ev.cp)) - 1);
+  }
+
+  // drawEngine shows the engine playing a side: who it is, what it is
+  // doing, its evaluation and best line, and its commands for whoever may
+  // give them (the player at a simulated board, the arbiter).
+  function drawEngine(st) {
+    const o = st.opponent;
+    el('engine').hidden = !o;
+    if (!o) return;
+    el('engine').dataset.thinking = o.thinking ? 'yes' : 'no';
+    el('engine-who').textContent = `${o.name}${o.level ? ', ' + o.level + ',' : ''} plays ${cap(o.side)}${o.random ? ' (a side drawn each game)' : ''}.`;
+    const aw = st.remote && st.remote.awaiting;
+    const hint = st.remote && st.remote.hint;
+    const doing = [];
+    if (o.thinking) doing.push(`${o.name} is thinking…`);
+    else if (aw && !st.result) doing.push(`${o.name} plays ${aw.san}${o.book ? ' (from its book)' : ''}: move the man from ${aw.from} to ${aw.to}.`);
+    if (o.hinting) doing.push('Looking for a hint…');
+    else if (hint) doing.push(`Hint: ${hint.san}, from ${hint.from} to ${hint.to}.`);
+    const draw = { offered: 'Draw offered: the engine answers with its next move.', declined: 'The engine declined the draw.', accepted: 'The engine accepted the draw.' }[o.draw];
+    if (draw) doing.push(draw);
+    el('engine-doing').textContent = doing.join(' ');
+    const ev = o.eval;
+    el('engine-eval').hidden = !ev;
+    if (ev) {
+      el('evalbar-white').style.width = `${whiteShare(ev).toFixed(1)}%`;
+      el('evalbar').setAttribute('aria-label', `evaluation ${ev.score} for White`);
+      el('engine-score').textContent = `${ev.score}${ev.depth ? ' (depth ' + ev.depth + ')' : ''}`;
+      el('engine-pv').textContent = ev.pv.length ? `best line: ${ev.pv.join(' ')}` : '';
+    }
+    const fault = el('engine-fault');
+    fault.textContent = o.fault ? `The engine does not answer: ${o.fault}. It is asked again every few seconds; the game is kept.` : '';
+    fault.hidden = !o.fault;
+    const recovered = el('engine-recovered');
+    recovered.textContent = !o.fault && o.recovered ? `The engine was restarted after a fault and given the position again: ${o.recovered}.` : '';
+    recovered.hidden = !recovered.textContent;
+    el('engine-controls').hidden = !(st.simulated || role === 'arbiter');
+    for (const b of document.querySelectorAll('#engine-controls [data-command]')) b.disabled = !o.commands.includes(b.dataset.command);
+    el('engine-level-set').disabled = !o.commands.includes('level');
+    const side = el('engine-side');
+    if (document.activeElement !== side) side.value = o.random ? 'random' : o.side;
+    const level = el('engine-level');
+    if (document.activeElement !== level) {
+      const match = Array.from(level.options).find((x) => x.value && x.textContent === o.level);
+      el('engine-level-now').textContent = o.level ? `${o.level} (now)` : 'the level it plays at';
+      level.value = match ? match.value : '';
+    }
+  }
+
   function render(st) {
     state = st;
     adopt(st);
@@ -485,6 +548,7 @@
     res.hidden = !st.result;
     res.textContent = st.result ? `Result ${st.result.result}: ${st.result.reason} (${st.result.law})` : '';
     drawMoves(st);
+    drawEngine(st);
     const sel = el('laws-select');
     if (document.activeElement !== sel) sel.value = st.laws.id;
   }
@@ -554,6 +618,18 @@
     el('laws-change').addEventListener('click', () => {
       const id = el('laws-select').value;
       if (id && confirm(`Change the law-set to ${id}?`)) arbiterAction({ action: 'laws', value: id });
+    });
+    for (const b of document.querySelectorAll('#engine-controls [data-command]')) {
+      b.addEventListener('click', () => {
+        const c = b.dataset.command;
+        if (c === 'resign' && !confirm('Resign the game?')) return;
+        if (c === 'new-game' && !confirm('Start a new game? The game in progress ends here.')) return;
+        engineCommand(c);
+      });
+    }
+    el('engine-side-set').addEventListener('click', () => engineCommand('side', el('engine-side').value));
+    el('engine-level-set').addEventListener('click', () => {
+      if (el('engine-level').value) engineCommand('level', el('engine-level').value);
     });
     el('one-by-one').addEventListener('change', drawHand);
     el('flip').addEventListener('click', () => {

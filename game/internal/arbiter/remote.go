@@ -7,6 +7,7 @@ import (
 	"github.com/boardd/boardd/board"
 	"github.com/boardd/boardd/game/internal/gesture"
 	"github.com/boardd/boardd/lawset"
+	"github.com/boardd/boardd/pgn"
 	"github.com/boardd/boardd/report"
 )
 
@@ -128,5 +129,49 @@ func (g *Game) TakeBack(t time.Duration, plies int, by board.Color) error {
 	g.emit(report.Report{Type: report.Ruling, T: t, Option: report.OptTakeBack, By: party(by), Reason: reason})
 	g.comment(fmt.Sprintf("%s by %s: %s", report.OptTakeBack, party(by), reason))
 	g.restoreTo(t, target, nil)
+	return nil
+}
+
+// Line returns the position play last went on from (the start, or the
+// position after a false move let stand or a man set in its place) and the
+// moves played since: the game as an engine is given it, with the history
+// it needs to see repetitions.
+func (g *Game) Line() (board.Position, []board.Move) {
+	start := g.startAt.Position
+	if g.startResume != nil {
+		start = *g.startResume
+	}
+	moves := make([]board.Move, 0, len(g.moves))
+	for _, m := range g.moves {
+		if m.resume != nil {
+			start, moves = *m.resume, moves[:0]
+			continue
+		}
+		moves = append(moves, m.move)
+	}
+	return start, moves
+}
+
+// Resign ends the game at t: side resigns (a game against an engine or an
+// opponent online, where the player says so through boardd).
+func (g *Game) Resign(t time.Duration, side board.Color) error {
+	if g.result != nil {
+		return fmt.Errorf("the game is already over (%s)", g.result.Result)
+	}
+	result := report.WhiteWins
+	if side == board.White {
+		result = report.BlackWins
+	}
+	g.finishAs(t, pgn.Normal, result, side.String()+" resigns", "")
+	return nil
+}
+
+// AgreeDraw ends the game at t in a draw the players agreed (a draw offer
+// the engine accepted).
+func (g *Game) AgreeDraw(t time.Duration) error {
+	if g.result != nil {
+		return fmt.Errorf("the game is already over (%s)", g.result.Result)
+	}
+	g.finishAs(t, pgn.Normal, report.Draw, "draw agreed", "")
 	return nil
 }

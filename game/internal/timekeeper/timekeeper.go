@@ -174,3 +174,11 @@ func (tk *Timekeeper) Clk(t time.Duration, side board.Color) string {
 
 // Tag returns the PGN TimeControl tag value.
 func (tk *Timekeeper) Tag() string { return clock.Tag(tk.clock.Control()) }
+
+// Handover stops the running clock at t and runs to's, without completing
+// a move: a side played from off the board has shown its move, and the
+// player carries it out on his own time. The move counts (with its
+// increment) when it is recorded, through Move.
+func (tk *Timekeeper) Handover(t time.Duration, to board.Color) bool {
+	return tk.clock.Switch(t, to)
+}

@@ -1,5 +1,6 @@
 // Command synth makes test material for boardd without the daemon: human-like
-// traces of games (as debounced events or as bouncing raw frames), seeded
+// traces of games (as debounced events, as bouncing raw frames, or as the
+// levels of an analogue board's sensors with its calibration), seeded
 // random legal games rich in castling, en passant and promotion, and PGN
 // files normalised for the hwtest corpus. docs/synthesiser.md describes it.
 //
@@ -10,14 +11,18 @@ package main
 
 import (
 	"bufio"
+	"context"
 	"flag"
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/boardd/boardd/board"
+	"github.com/boardd/boardd/calibration"
 	"github.com/boardd/boardd/hwtest"
+	"github.com/boardd/boardd/hwtest/hallsim"
 	"github.com/boardd/boardd/trace"
 )
 
@@ -73,6 +78,12 @@ func traceCmd(args []string, stdin io.Reader, out io.Writer, stderr io.Writer) e
 	fen := fs.String("fen", "", "with -moves: the position to start from (default the initial position)")
 	laws := fs.String("laws", "fide2023", "law-set the play must be clean under (decides the castling orders)")
 	frames := fs.Bool("frames", false, "write raw frames with contact bounce instead of debounced events")
+	analog := fs.Bool("analog", false, "write an analogue board's scans (64 sensor levels a frame, 100 frames a second) instead of debounced events")
+	bits := fs.Int("bits", 12, "with -analog: the ADC's resolution, 12 (MCP3208) or 10 (MCP3008)")
+	boardSeed := fs.Uint64("board-seed", 1, "with -analog: the seed of the simulated board's parts (the calibration must be made on the same)")
+	offCentre := fs.Float64("off-centre", 2.5, "with -analog: how far from a square's centre men are set, at most, in mm")
+	started := fs.Duration("started", 0, "with -analog: how long the board has been on (and warming) when the game begins; the trace then begins with a frame a second from the moment it was switched on")
+	calOut := fs.String("calibration", "", "with -analog: calibrate the simulated board as 'boardd calibrate' would, save the calibration in FILE, and name it (its base name) on the trace's first line")
 	def := hwtest.DefaultStyle()
 	fast := fs.Float64("fast", def.FastReply, "probability of a fast reply (first lift 50-200 ms after the last placement)")
 	recapture := fs.Float64("fast-recapture", def.FastRecapture, "probability that a recapture is fast, the taken man lifted first")
@@ -108,25 +119,74 @@ func traceCmd(args []string, stdin io.Reader, out io.Writer, stderr io.Writer) e
 	if err != nil {
 		return err
 	}
-	lines, err := s.Events(&g, 0)
-	if err != nil {
-		return err
-	}
-	if *frames {
-		if lines, err = s.Frames(lines, 0); err != nil {
+	var next func() (trace.Line, bool)
+	header := fmt.Sprintf("# %s: %d moves, seed %d, laws %s\n# moves: %s\n", g.Name, len(g.Moves), *seed, *laws, strings.Join(g.UCI(), " "))
+	if *analog {
+		if *frames {
+			return fmt.Errorf("trace: give -frames or -analog, not both")
+		}
+		model := hallsim.DefaultModel()
+		model.Bits = *bits
+		opts := hwtest.AnalogOptions{Board: model, BoardSeed: *boardSeed, Started: *started, OffCentre: *offCentre}
+		if *offCentre == 0 {
+			opts.OffCentre = hallsim.Off
+		}
+		if *calOut != "" {
+			if err := saveCalibration(*calOut, model, *boardSeed); err != nil {
+				return err
+			}
+			opts.Calibration = filepath.Base(*calOut)
+		}
+		a, err := s.Analog(&g, 0, opts)
+		if err != nil {
 			return err
 		}
+		header += fmt.Sprintf("# an analogue board: %s, 100 scans a second\n", a.Board())
+		next = a.Next
+	} else {
+		lines, err := s.Events(&g, 0)
+		if err != nil {
+			return err
+		}
+		if *frames {
+			if lines, err = s.Frames(lines, 0); err != nil {
+				return err
+			}
+		}
+		next = func() (trace.Line, bool) {
+			if len(lines) == 0 {
+				return trace.Line{}, false
+			}
+			l := lines[0]
+			lines = lines[1:]
+			return l, true
+		}
 	}
-	fmt.Fprintf(out, "# %s: %d moves, seed %d, laws %s\n", g.Name, len(g.Moves), *seed, *laws)
-	fmt.Fprintf(out, "# moves: %s\n", strings.Join(g.UCI(), " "))
+	if _, err := io.WriteString(out, header); err != nil {
+		return err
+	}
 	var buf []byte
-	for _, l := range lines {
+	for l, ok := next(); ok; l, ok = next() {
 		buf = trace.Append(buf[:0], l)
 		if _, err := out.Write(buf); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// saveCalibration calibrates the simulated board of model and seed as
+// 'boardd calibrate' would and saves the calibration at path.
+func saveCalibration(path string, model hallsim.Model, seed uint64) error {
+	b, err := hallsim.NewBoard(model, seed)
+	if err != nil {
+		return err
+	}
+	cal, _, err := hallsim.Calibrate(context.Background(), b)
+	if err != nil {
+		return err
+	}
+	return calibration.Save(path, cal)
 }
 
 func gameFromUCI(fen, moves string) (hwtest.Game, error) {

@@ -1,0 +1,216 @@
+package daemon
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os/exec"
+	"strconv"
+	"time"
+
+	"github.com/boardd/boardd/board"
+	"github.com/boardd/boardd/computer"
+	"github.com/boardd/boardd/config"
+	"github.com/boardd/boardd/console"
+	"github.com/boardd/boardd/game"
+	"github.com/boardd/boardd/opponent"
+	"github.com/boardd/boardd/trace"
+)
+
+// engineFlags lays the engine's flags over the configuration's [engine]
+// section; a flag's fault is named by the flag. An Elo given by flag drops
+// the file's Skill Level, and the other way round.
+func engineFlags(o *Options, c *config.Config, byFlag map[string]string) error {
+	e := &c.Engine
+	set := func(flagName, key, v string, dst *string) {
+		if v != "" {
+			*dst = v
+			byFlag[key] = flagName
+		}
+	}
+	set("--engine", "engine.path", o.Engine, &e.Path)
+	set("--engine-side", "engine.side", o.EngineSide, &e.Side)
+	set("--engine-limit", "engine.limit", o.EngineLimit, &e.Limit)
+	set("--engine-book", "engine.book", absPath(o.EngineBook), &e.Book)
+	set("--engine-clock", "engine.clock", o.EngineClock, &e.Clock)
+	number := func(flagName, v string, lo, hi int) (int, error) {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < lo || n > hi {
+			return 0, fmt.Errorf("%s %q: want a whole number from %d to %d", flagName, v, lo, hi)
+		}
+		return n, nil
+	}
+	if o.EngineElo != "" {
+		n, err := number("--engine-elo", o.EngineElo, 1, 4000)
+		if err != nil {
+			return err
+		}
+		e.Elo, e.Skill = n, -1
+		byFlag["engine.elo"] = "--engine-elo"
+	}
+	if o.EngineSkill != "" {
+		n, err := number("--engine-skill", o.EngineSkill, 0, 100)
+		if err != nil {
+			return err
+		}
+		if o.EngineElo != "" {
+			return errors.New("--engine-elo and --engine-skill: give one of them, not both")
+		}
+		e.Skill, e.Elo = n, 0
+		byFlag["engine.skill"] = "--engine-skill"
+	}
+	return nil
+}
+
+// checkEngine reads what the [engine] section names beyond the file: the
+// engine's executable, its level and its opening book. A fault is a
+// UsageError, found before anything starts.
+func checkEngine(c *config.Config) (*computer.Book, error) {
+	e := c.Engine
+	if e.Path == "" {
+		return nil, nil
+	}
+	if _, err := exec.LookPath(e.Path); err != nil {
+		return nil, UsageError{fmt.Errorf("engine.path %q: no engine there (install one, e.g. apt install stockfish, and give its path, /usr/games/stockfish): %w", e.Path, err)}
+	}
+	if _, err := computer.ParseLevel(e.Level()); err != nil {
+		return nil, UsageError{fmt.Errorf("engine level: %w", err)}
+	}
+	if e.Book == "" {
+		return nil, nil
+	}
+	book, err := computer.OpenBook(e.Book)
+	if err != nil {
+		return nil, UsageError{fmt.Errorf("engine.book: %w", err)}
+	}
+	return book, nil
+}
+
+// engine is the computer opponent of the running board: the engine, the
+// match that plays it against the player at the board, and the buttons and
+// console commands that reach it.
+type engine struct {
+	d        *daemon
+	player   *computer.Player
+	match    *opponent.Match
+	evaluate bool
+}
+
+// startEngine starts the engine the configuration names and the match
+// that plays it. Without one, a game in progress whose journal has a side
+// played from off the board gives that side back to the board.
+func (d *daemon) startEngine() error {
+	e := d.cfg.Engine
+	if e.Path == "" {
+		return d.noEngine()
+	}
+	book, err := checkEngine(d.cfg)
+	if err != nil {
+		return err
+	}
+	level, _ := computer.ParseLevel(e.Level())
+	player, err := computer.Start(d.ctx, computer.Options{
+		Path: e.Path, Level: level, Book: book,
+		Hint:   computer.Limit{MoveTime: e.HintTime},
+		Logger: d.log,
+	})
+	if err != nil {
+		return fmt.Errorf("engine: %w", err)
+	}
+	side, _ := opponent.ParseSide(e.Side)
+	eng := &engine{d: d, player: player, evaluate: e.Evaluate}
+	o := opponent.Options{
+		Runner: d.runner, Player: opponent.NewEngine(player), Side: side,
+		TimeControl: d.opts.TimeControl, ClockShown: e.Clock == config.EngineClockShown,
+		SetTag: eng.setTag, Logger: d.log,
+	}
+	if e.Evaluate {
+		o.Annotate = eng.annotate
+	}
+	m, err := opponent.New(o)
+	if err != nil {
+		player.Close()
+		return err
+	}
+	eng.match = m
+	d.engine = eng
+	ctx, cancel := context.WithCancel(d.ctx)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		_ = m.Run(ctx)
+	}()
+	d.onClose(func() error {
+		cancel()
+		<-done
+		return player.Close()
+	})
+	d.log.Info("engine", "name", player.Name(), "level", player.Level(), "side", e.Side, "clock", e.Clock, "book", e.Book)
+	return nil
+}
+
+// noEngine gives the board back both sides of a game in progress that an
+// engine played before boardd restarted without one.
+func (d *daemon) noEngine() error {
+	s := d.game.Snapshot()
+	if !s.Remote[board.White] && !s.Remote[board.Black] {
+		return nil
+	}
+	d.log.Warn("no engine is configured: the side it played in the game in progress is played at the board from now on")
+	// The runner's loop has not started: this goroutine may touch the
+	// game, through the journal as every input.
+	l := trace.Line{T: d.game.Now(), Kind: trace.Remote, Side: trace.SideNone}
+	d.journal.rec.Input(l)
+	return d.game.Input(l)
+}
+
+// setTag sets a PGN tag, journalled.
+func (e *engine) setTag(ctx context.Context, name, value string) error {
+	var err error
+	if derr := e.d.runner.Do(ctx, func(_ *game.Game, now time.Duration) { err = e.d.journal.rec.SetTag(now, name, value) }); derr != nil {
+		return derr
+	}
+	return err
+}
+
+// annotate notes the engine's evaluation at its move, journalled.
+func (e *engine) annotate(ctx context.Context, ply int, san, comment string) error {
+	var err error
+	if derr := e.d.runner.Do(ctx, func(g *game.Game, now time.Duration) {
+		if err = opponent.Annotated(g, ply, san); err == nil {
+			err = e.d.journal.rec.Comment(now, ply, comment)
+		}
+	}); derr != nil {
+		return derr
+	}
+	return err
+}
+
+// press takes a button press: the buttons of the engine's side (nobody
+// sits there) are the player's commands: j'adoube takes back, claim asks
+// for a hint, check offers a draw. It reports whether the press was one.
+func (e *engine) press(ctx context.Context, l trace.Line) bool {
+	side := e.match.State().Side
+	if l.Kind != trace.Press || l.Side != side.String() {
+		return false
+	}
+	var command string
+	switch l.Button {
+	case trace.ButtonJadoube:
+		command = opponent.CommandTakeBack
+	case trace.ButtonClaim:
+		command = opponent.CommandHint
+	case trace.ButtonCheck:
+		command = opponent.CommandDraw
+	default:
+		e.d.log.Info("the engine's side's button does nothing", "button", l.Button, "side", l.Side)
+		return true
+	}
+	if err := e.match.Do(ctx, command, ""); err != nil {
+		e.d.log.Warn("engine command by button not carried out", "button", l.Button, "command", command, "err", err)
+	}
+	return true
+}
+
+// console is the engine as the console's board shows it and commands it.
+func (e *engine) console() console.OpponentSource { return console.MatchSource(e.match, e.evaluate) }
