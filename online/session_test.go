@@ -257,3 +257,115 @@ func TestGameThroughFaults(t *testing.T) {
 		})
 	}
 }
+
+func TestRefusedMoveIsTakenBack(t *testing.T) {
+	r := newRig(t, lichesstest.GameSpec{Side: board.White, Opponent: lichesstest.Opponent{Moves: scholarBlack}})
+	h := r.hands(scholarWhite)
+	r.play(h, func(s *game.Snapshot) bool { return s.Moves == 2 && !s.HasAwaiting })
+	r.srv.FaultNextMove(lichesstest.MoveFault{Kind: lichesstest.RefuseMove, Reason: "Not your turn, or game already over"})
+	// The board's move is refused: the board takes it back, the hands put
+	// the bishop back and play it again, and lichess takes it this time.
+	r.play(h, func(s *game.Snapshot) bool { return s.Moves == 4 && !s.HasAwaiting })
+	if n := r.runner; n == nil {
+		t.Fatal("no runner")
+	}
+	if st := r.session.State(); !strings.Contains(st.Notice, "refused the move f1c4") {
+		t.Errorf("notice: %q", st.Notice)
+	}
+	posts := r.srv.MovePosts()
+	var f1c4 []int
+	for _, p := range posts {
+		if p.Move == "f1c4" {
+			f1c4 = append(f1c4, p.Status)
+		}
+	}
+	if len(f1c4) != 2 || f1c4[0] != 400 || f1c4[1] != 200 {
+		t.Errorf("f1c4 POSTs answered %v, want [400 200]", f1c4)
+	}
+	if h.Played != 3 {
+		t.Errorf("the hands played %d moves, want 3 (f1c4 twice)", h.Played)
+	}
+	r.checkOnce()
+}
+
+func TestLichessEndsTheGame(t *testing.T) {
+	tests := []struct {
+		name   string
+		side   board.Color
+		act    func(r *rig) error
+		result report.Outcome
+		status string
+	}{
+		{"opponent resigns", board.White, func(r *rig) error { return r.srv.OpponentResigns(r.id) }, report.WhiteWins, "resign"},
+		{"board resigns", board.Black, func(r *rig) error { return r.session.Do(r.ctx, CommandResign, "") }, report.WhiteWins, "resign"},
+		{"draw agreed", board.White, func(r *rig) error { return r.session.Do(r.ctx, CommandDraw, "") }, report.Draw, "draw"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			script, theirs := []string{"e2e4", "g1f3", "f1c4"}, []string{"e7e5", "b8c6", "f8c5"}
+			if tc.side == board.Black {
+				script, theirs = theirs, script
+			}
+			r := newRig(t, lichesstest.GameSpec{Side: tc.side, Opponent: lichesstest.Opponent{Moves: theirs, AcceptDraw: true}})
+			h := r.hands(script)
+			r.play(h, func(s *game.Snapshot) bool { return s.Moves == 4 && !s.HasAwaiting })
+			if err := tc.act(r); err != nil {
+				t.Fatal(err)
+			}
+			end := r.play(h, nil)
+			if end.Result.Result != tc.result {
+				t.Errorf("the board's result %s, want %s", end.Result.Result, tc.result)
+			}
+			if v := r.view(); v.Status != tc.status {
+				t.Errorf("lichess's status %s, want %s", v.Status, tc.status)
+			}
+			if err := r.session.Do(r.ctx, CommandDraw, ""); err == nil {
+				t.Error("a draw offer after the end was not refused")
+			}
+			select {
+			case err := <-r.runErr:
+				if err != nil {
+					t.Errorf("the session ended with %v", err)
+				}
+			case <-time.After(5 * time.Second):
+				t.Error("the session did not end with the game")
+			}
+		})
+	}
+}
+
+func TestTakebackAgreedOnLichess(t *testing.T) {
+	r := newRig(t, lichesstest.GameSpec{Side: board.White, Opponent: lichesstest.Opponent{Moves: []string{"e7e5"}, AcceptTakeback: true}})
+	h := r.hands([]string{"e2e4", "g1f3"})
+	r.play(h, func(s *game.Snapshot) bool { return s.Moves == 3 })
+	// White has played Nf3 on the board and lichess: a takeback asked by
+	// the side not to move takes back one ply there, and so on the board.
+	r.eventually("Nf3 on lichess", func() bool { return len(r.view().Moves) == 3 })
+	if err := r.session.Do(r.ctx, CommandTakeBack, ""); err != nil {
+		t.Fatal(err)
+	}
+	r.eventually("the takeback on lichess", func() bool { return len(r.view().Moves) == 2 })
+	h.Choose = nil
+	s := r.play(h, func(s *game.Snapshot) bool { return s.Moves == 2 && !s.Syncing })
+	if s.Position.Turn != board.White {
+		t.Errorf("after the takeback %s is to move", s.Position.Turn)
+	}
+	if err := r.session.Do(r.ctx, "castle", ""); err == nil || !strings.Contains(err.Error(), "unknown command") {
+		t.Errorf("an unknown command: %v", err)
+	}
+}
+
+func TestSendLogRoundTrip(t *testing.T) {
+	path := SendLogPath(t.TempDir(), "abcd1234")
+	if got, err := LoadSendLog(path); err != nil || got != nil {
+		t.Fatalf("a missing log: %v, %v", got, err)
+	}
+	want := []lichess.Sent{{Ply: 0, Move: "e2e4", Status: lichess.SendSeen}, {Ply: 2, Move: "g1f3", Status: lichess.SendPending}}
+	if err := SaveSendLog(path, want); err != nil {
+		t.Fatal(err)
+	}
+	got, err := LoadSendLog(path)
+	if err != nil || len(got) != 2 || got[1] != want[1] {
+		t.Fatalf("read back %v, %v", got, err)
+	}
+}
