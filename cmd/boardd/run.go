@@ -22,6 +22,7 @@ func runDaemon(ctx context.Context, env *environment, args []string) int {
 			{"The console and the hall", []string{"listen", "tls-cert", "tls-key", "hall", "board-id"}},
 			{"State and logs", []string{"state-dir", "archive-cap", "log-level"}},
 			{"Playing the computer", []string{"engine", "engine-side", "engine-elo", "engine-skill", "engine-limit", "engine-book", "engine-clock"}},
+			{"Playing online (lichess; the token in $CREDENTIALS_DIRECTORY/lichess-token or the state directory, never a flag)", []string{"lichess", "lichess-seek", "lichess-rated", "lichess-color", "lichess-accept"}},
 		},
 		examples: []string{
 			"boardd run                          # a simulated board: open http://127.0.0.1:8080",
@@ -31,6 +32,8 @@ func runDaemon(ctx context.Context, env *environment, args []string) int {
 			"boardd run --listen 0.0.0.0:8443 --tls-cert /etc/boardd/console.pem --tls-key /etc/boardd/console.key   # the console for the club's network, over HTTPS",
 			"boardd run --hall mqtts://broker.club.lan --board-id board-01",
 			"boardd run --engine /usr/games/stockfish --engine-elo 1500   # play Stockfish (Black) on the simulated board",
+			"boardd run --lichess --lichess-seek 15+10 --lichess-rated   # seek a rated 15+10 game on lichess and play it on the board",
+			"boardd run --lichess --lichess-accept alice,bob   # play the challenges of alice and bob on lichess",
 		},
 		exit: "Exit status: 0 when stopped; 1 when the board failed; 2 for a bad command line or configuration (every fault on stderr).",
 	}
@@ -59,6 +62,11 @@ func runDaemon(ctx context.Context, env *environment, args []string) int {
 	fs.StringVar(&o.EngineLimit, "engine-limit", "", "the engine's limit a move: movetime:2s, depth:8 or nodes:20000, joined by commas (default 1s a move; with a time control it plays on the clocks)")
 	fs.StringVar(&o.EngineBook, "engine-book", "", "an opening book in Polyglot format for the engine (default none)")
 	fs.StringVar(&o.EngineClock, "engine-clock", "", "the engine's clock runs until its move is carried out on the board (carried) or until it is shown (shown) (default carried)")
+	fs.BoolVar(&o.Lichess, "lichess", false, "play on lichess: the account's game in progress, else a --lichess-seek or a challenge (docs/online.md)")
+	fs.StringVar(&o.LichessSeek, "lichess-seek", "", "seek a game on lichess with this clock: MINUTES+SECONDS, e.g. 15+10 (rapid or classical)")
+	fs.BoolVar(&o.LichessRated, "lichess-rated", false, "the seek is for a rated game (default casual)")
+	fs.StringVar(&o.LichessColor, "lichess-color", "", "the side the seek asks for: white, black or random (default random)")
+	fs.StringVar(&o.LichessAccept, "lichess-accept", "", "accept the challenges of these lichess players (comma-separated, or anyone) (default none: games started elsewhere are played)")
 	if code, ok := h.parse(env, fs, args); !ok {
 		return code
 	}
