@@ -434,7 +434,37 @@ func (src onlineSource) Opponent() *console.Opponent {
 	if s == nil {
 		return &console.Opponent{Name: "lichess", Side: "black", Commands: []string{}, Online: &console.Online{Searching: searching}}
 	}
-	ms, st := m.State(), s.State()
+	return consoleOpponent(m.State(), s.State(), time.Now())
+}
+
+func (src onlineSource) Command(ctx context.Context, command, value string) error {
+	s, _, _ := src.op.current()
+	if s == nil {
+		return &console.RefusedError{Err: errors.New("no game on lichess yet")}
+	}
+	return consoleCommand(ctx, s, command, value)
+}
+
+func (src onlineSource) Watch(fn func()) func() {
+	op := src.op
+	op.mu.Lock()
+	id := op.nextWatch
+	op.nextWatch++
+	op.watchers[id] = fn
+	op.mu.Unlock()
+	return func() {
+		op.mu.Lock()
+		delete(op.watchers, id)
+		op.mu.Unlock()
+	}
+}
+
+// consoleOpponent is a game on lichess as the page shows it in the
+// opponent's panel: the match's state (who plays which side, the move to
+// carry out) and the session's (the game's page, the opponent's rating,
+// lichess's clocks as of now, offers, link, notices), with the commands
+// lichess takes now.
+func consoleOpponent(ms opponent.State, st online.State, now time.Time) *console.Opponent {
 	o := &console.Opponent{
 		Name: st.Opponent, Side: ms.Side.String(), Thinking: ms.Thinking, Move: ms.Move, Fault: ms.Fault,
 		Commands: []string{},
@@ -453,12 +483,12 @@ func (src onlineSource) Opponent() *console.Opponent {
 	}
 	if c := st.Clocks; c != nil {
 		o.Online.Clock, o.Online.WhiteMs, o.Online.BlackMs = true, c.White.Milliseconds(), c.Black.Milliseconds()
-		o.Online.AgeMs = time.Since(c.At).Milliseconds()
+		o.Online.AgeMs = max(now.Sub(c.At).Milliseconds(), 0)
 		if c.Running && st.Result == "" {
 			o.Online.Running = st.Turn.String()
 		}
 	}
-	if st.Result == "" {
+	if st.Result == "" && st.Fault == "" {
 		o.Commands = append(o.Commands, online.CommandTakeBack, online.CommandDraw, online.CommandResign, online.CommandAbort)
 		if st.DrawOffered || st.TakebackProposed {
 			o.Commands = append(o.Commands, online.CommandDecline)
@@ -470,28 +500,12 @@ func (src onlineSource) Opponent() *console.Opponent {
 	return o
 }
 
-func (src onlineSource) Command(ctx context.Context, command, value string) error {
-	s, _, _ := src.op.current()
-	if s == nil {
-		return &console.RefusedError{Err: errors.New("no game on lichess yet")}
-	}
+// consoleCommand gives the session a command from the console's page;
+// what lichess or the session refuses is a console.RefusedError (409).
+func consoleCommand(ctx context.Context, s *online.Session, command, value string) error {
 	err := s.Do(ctx, command, value)
 	if errors.Is(err, online.ErrRefused) {
 		return &console.RefusedError{Err: errors.New(strings.TrimPrefix(err.Error(), online.ErrRefused.Error()+": "))}
 	}
 	return err
-}
-
-func (src onlineSource) Watch(fn func()) func() {
-	op := src.op
-	op.mu.Lock()
-	id := op.nextWatch
-	op.nextWatch++
-	op.watchers[id] = fn
-	op.mu.Unlock()
-	return func() {
-		op.mu.Lock()
-		delete(op.watchers, id)
-		op.mu.Unlock()
-	}
 }

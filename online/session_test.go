@@ -4,12 +4,14 @@ import (
 	"bytes"
 	"context"
 	"log/slog"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/boardd/boardd/board"
+	"github.com/boardd/boardd/console"
 	"github.com/boardd/boardd/game"
 	"github.com/boardd/boardd/lichess"
 	"github.com/boardd/boardd/lichess/lichesstest"
@@ -367,5 +369,14 @@ func TestSendLogRoundTrip(t *testing.T) {
 	got, err := LoadSendLog(path)
 	if err != nil || len(got) != 2 || got[1] != want[1] {
 		t.Fatalf("read back %v, %v", got, err)
+	}
+}
+
+// The console's API takes every command a session does.
+func TestConsoleTakesTheCommands(t *testing.T) {
+	for _, c := range Commands() {
+		if !slices.Contains(console.OpponentCommands(), c) {
+			t.Errorf("the console refuses %q", c)
+		}
 	}
 }
