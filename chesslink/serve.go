@@ -148,8 +148,14 @@ func (e *Emulator) Serve(ctx context.Context, path string) error {
 		}
 		opened := e.clock.Now()
 		commands := e.Stats().Commands
+		if e.opts.Connected != nil {
+			e.opts.Connected(true)
+		}
 		err = e.ServeConn(ctx, port)
 		port.Close()
+		if e.opts.Connected != nil {
+			e.opts.Connected(false)
+		}
 		if ctx.Err() != nil {
 			break
 		}

@@ -530,13 +530,25 @@ func (w *warnings) WithGroup(string) slog.Handler      { return w }
 // opens, over and over, is warned about once, not at every attempt.
 func TestServeQuietWhileThePortKeepsFailing(t *testing.T) {
 	var w warnings
+	var opened, lost int
 	e := NewEmulator(Options{MinBackoff: time.Millisecond, MaxBackoff: 4 * time.Millisecond, Logger: slog.New(&w),
-		Open: func(string, int) (Port, error) { return deadPort{}, nil }})
+		Open: func(string, int) (Port, error) { return deadPort{}, nil },
+		Connected: func(open bool) {
+			if open {
+				opened++
+			} else {
+				lost++
+			}
+		}})
 	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
 	defer cancel()
 	e.Serve(ctx, "/dev/ttyGS0")
-	if st := e.Stats(); st.Opens < 5 {
+	st := e.Stats()
+	if st.Opens < 5 {
 		t.Fatalf("only %d attempts", st.Opens)
+	}
+	if uint64(opened) != st.Opens || lost != opened {
+		t.Errorf("Connected told of %d opens and %d losses; the port opened %d times, each lost", opened, lost, st.Opens)
 	}
 	w.mu.Lock()
 	defer w.mu.Unlock()

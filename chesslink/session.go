@@ -137,6 +137,11 @@ type Options struct {
 	// Open opens an Emulator's port (OpenPort if nil); tests may substitute
 	// it.
 	Open func(path string, baud int) (Port, error)
+	// Connected, if set, is told on an Emulator's serving goroutine when its
+	// port opens (true) and when the port is lost (false): a USB gadget
+	// port unplugged, a pseudo-terminal closed. The board's registers,
+	// placement and LED pattern are kept either way.
+	Connected func(open bool)
 }
 
 // Stats count what a session has seen and done.

@@ -150,6 +150,19 @@ func checkBoardID(s string) string {
 	return ""
 }
 
+// checkEmulate accepts "" (no emulation) and chesslink: with an absolute
+// device path (the port need not exist yet: a USB gadget's comes with its
+// host).
+func checkEmulate(s string) string {
+	if s == "" {
+		return ""
+	}
+	if path, ok := strings.CutPrefix(s, EmulateChessLink); ok && strings.HasPrefix(path, "/") {
+		return ""
+	}
+	return `a board to answer apps as and its serial port, such as "chesslink:/dev/ttyGS0" (an absolute path), or "" for none`
+}
+
 func checkLogLevel(s string) string {
 	switch s {
 	case "debug", "info", "warn", "error":
@@ -232,6 +245,7 @@ func (c *Config) Check() error {
 		{"hall", c.Hall, checkHall},
 		{"board_id", c.BoardID, checkBoardID},
 		{"log_level", c.LogLevel, checkLogLevel},
+		{"emulate", c.Emulate, checkEmulate},
 		{"sensor.wiring", c.Sensor.Wiring, checkWiring(SensorWirings())},
 		{"led.wiring", c.LED.Wiring, checkWiring(LEDWirings())},
 		{"engine.side", c.Engine.Side, checkEngineSide},

@@ -39,6 +39,10 @@ type Config struct {
 	Hall        string // club hall broker URL, empty for none: hall
 	BoardID     string // this board's id in the hall, empty for the host name: board_id
 	LogLevel    string // debug, info, warn or error: log_level
+	// Emulate is a board protocol boardd answers chess apps in, and the
+	// serial port it answers on: "chesslink:/dev/ttyGS0"; empty for none:
+	// emulate.
+	Emulate string
 
 	// A1 is the corner of the wired board (as the sensor and LED layouts
 	// name it) where a1 really is: a1 when the board stands as wired, h8
@@ -225,6 +229,11 @@ const (
 	WiringHT16K33  = "ht16k33"
 	SerialPrefix   = "serial:"
 )
+
+// EmulateChessLink is the prefix of an emulate value that answers apps as a
+// Millennium ChessLink board (docs/chesslink.md) on the serial port whose
+// path follows.
+const EmulateChessLink = "chesslink:"
 
 // SensorWirings returns the sensor wirings a file or --sensor may name
 // (besides serial:PATH).

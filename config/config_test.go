@@ -43,10 +43,12 @@ listen = ":9000"
 state_dir = "/var/lib/boardd"
 hall = "mqtt://hall.local:1883"
 board_id = "board-7"
-log_level = "debug"`, func(t *testing.T, c *Config) {
+log_level = "debug"
+emulate = "chesslink:/dev/ttyGS0"`, func(t *testing.T, c *Config) {
 			want := Default()
 			want.Laws, want.Tournament, want.TimeControl, want.Listen = "nycc", true, "40/5400+30:1800+30", ":9000"
 			want.StateDir, want.Hall, want.BoardID, want.LogLevel = "/var/lib/boardd", "mqtt://hall.local:1883", "board-7", "debug"
+			want.Emulate = "chesslink:/dev/ttyGS0"
 			if !reflect.DeepEqual(c, want) {
 				t.Errorf("got %+v", c)
 			}
@@ -215,7 +217,7 @@ func restOfBoard(from int) string {
 }
 
 // topKeys are the keys of the file's top level.
-const topKeys = `the keys here are board, board_id, buttons, clock_display, engine, hall, laws, led, listen, log_level, sensor, state_dir, time_control, tls_cert, tls_key, tournament`
+const topKeys = `the keys here are board, board_id, buttons, clock_display, emulate, engine, hall, laws, led, listen, log_level, sensor, state_dir, time_control, tls_cert, tls_key, tournament`
 
 func TestParseInvalid(t *testing.T) {
 	cases := []struct {
@@ -230,7 +232,7 @@ func TestParseInvalid(t *testing.T) {
 wiring = "hc165"
 rat = 100`, []string{`sensor.rat = 100: expected no such key: the keys here are adc, along, debounce, fault_after, first, hc165, matrix, mcp23017, rate, retries, serpentine, squares, wiring`}},
 		{"unknown table", `[leds]
-wiring = "ws2812"`, []string{`leds = {wiring}: expected no such key: the keys here are board, board_id, buttons, clock_display, engine, hall, laws, led, listen, log_level, sensor, state_dir, time_control, tls_cert, tls_key, tournament`}},
+wiring = "ws2812"`, []string{`leds = {wiring}: expected no such key: the keys here are board, board_id, buttons, clock_display, emulate, engine, hall, laws, led, listen, log_level, sensor, state_dir, time_control, tls_cert, tls_key, tournament`}},
 		{"engine side", `[engine]
 side = "both"`, []string{`engine.side = "both": expected white, black or random`}},
 		{"engine limit", `[engine]
@@ -285,6 +287,8 @@ brightness = 0`, []string{`led.brightness = 0: expected a brightness in percent,
 		{"listen", `listen = "localhost"`, []string{`listen = "localhost": expected an address host:port such as "127.0.0.1:8080" or ":8080"`}},
 		{"hall scheme", `hall = "http://hall.local"`, []string{`hall = "http://hall.local": expected a broker URL with scheme mqtt, mqtts, tcp, ssl, tls, ws or wss`}},
 		{"relative state dir", `state_dir = "state"`, []string{`state_dir = "state": expected an absolute directory such as "/var/lib/boardd", or "" for the default`}},
+		{"emulate another board", `emulate = "dgt:/dev/ttyGS0"`, []string{`emulate = "dgt:/dev/ttyGS0": expected a board to answer apps as and its serial port, such as "chesslink:/dev/ttyGS0" (an absolute path), or "" for none`}},
+		{"emulate on a relative path", `emulate = "chesslink:ttyGS0"`, []string{`emulate = "chesslink:ttyGS0": expected a board to answer apps as and its serial port, such as "chesslink:/dev/ttyGS0" (an absolute path), or "" for none`}},
 		{"board id", `board_id = "board/7"`, []string{`board_id = "board/7": expected an id of letters, digits, '.', '_' and '-' (at most 64), or "" for the host name`}},
 		{"time control", `time_control = "40/90min"`, []string{`time_control = "40/90min": expected a time control (stage 1: unexpected 'm' after 90: want '+' (increment), 'd' (simple delay), 'b' (Bronstein delay), ':' (next stage) or the end), or "" for none: ` + clock.Syntax}},
 		// The clocks' own reading: what they cannot keep is refused here,

@@ -427,6 +427,7 @@ func (d *decoder) top(doc map[string]any, c *Config) {
 		"hall":          d.str(&c.Hall, checkHall),
 		"board_id":      d.str(&c.BoardID, checkBoardID),
 		"log_level":     d.str(&c.LogLevel, checkLogLevel),
+		"emulate":       d.str(&c.Emulate, checkEmulate),
 		"board":         d.sub(map[string]field{"a1": d.corner(&c.A1)}),
 		"sensor":        d.sub(sensor),
 		"led":           d.sub(led),

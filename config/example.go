@@ -105,6 +105,10 @@ hall = ""
 board_id = ""
 # debug, info, warn or error.
 log_level = "info"
+# Answer chess apps as a board they know: "chesslink:/dev/ttyGS0" is a
+# Millennium ChessLink board on that serial port (a Pi's USB gadget port, a
+# UART); docs/chesslink.md. "" for none.
+emulate = ""
 
 [board]
 # Orientation: the corner of the board, as the wiring below names it, where a1

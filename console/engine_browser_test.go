@@ -130,3 +130,25 @@ func TestBrowserPlaysStockfish(t *testing.T) {
 		t.Errorf("the page lays out %v px wide in a window of %v px: %v", l.Page, l.Window, l.Overflowing)
 	}
 }
+
+// An engine's fault on the page: while it does not answer, the panel says
+// so in an alert, with the engine's own words, and that the game is kept;
+// once it has been restarted and answers, the alert goes and the page says
+// what it recovered from.
+func TestBrowserEngineFault(t *testing.T) {
+	f := &fakeOpponent{}
+	r := newRig(t, rigOptions{opponent: f})
+	page := tab(t, r.url+"/")
+	waitJS(t, page, "the engine's panel", `!document.getElementById('engine').hidden && document.getElementById('engine-fault').hidden`)
+	const crash = `computer: engine Fake 1.0 (/opt/fake) crashed while searching: its process ended`
+	f.setFaults(crash, "")
+	waitJS(t, page, "the fault", `!document.getElementById('engine-fault').hidden && document.getElementById('engine-recovered').hidden`)
+	if got := jsString(t, page, `document.getElementById('engine-fault').textContent`); !strings.Contains(got, crash) || !strings.Contains(got, "the game is kept") {
+		t.Errorf("the fault reads %q", got)
+	}
+	f.setFaults("", crash)
+	waitJS(t, page, "the recovery", `document.getElementById('engine-fault').hidden && !document.getElementById('engine-recovered').hidden`)
+	if got := jsString(t, page, `document.getElementById('engine-recovered').textContent`); !strings.Contains(got, "restarted") || !strings.Contains(got, "crashed while searching") {
+		t.Errorf("the recovery reads %q", got)
+	}
+}

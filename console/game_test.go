@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/boardd/boardd/game"
+	"github.com/boardd/boardd/led"
 	"github.com/boardd/boardd/timing"
 	"github.com/boardd/boardd/trace"
 )
@@ -230,7 +231,7 @@ func TestMenFollowTheHands(t *testing.T) {
 	if err := l.Submit(ctx, trace.Line{Kind: trace.Frame, Occupancy: 0}); err != nil {
 		t.Fatal(err)
 	}
-	if l.model.valid {
+	if l.hands.Known() {
 		t.Errorf("the model survived a raw frame")
 	}
 }
@@ -343,5 +344,49 @@ func TestRemoteAndFaultsInState(t *testing.T) {
 	st = s.waitState(t, "the journal fault", func(st State) bool { return len(st.Faults) > 0 })
 	if !slices.Equal(st.Faults, []string{"journal"}) {
 		t.Errorf("faults %v, want [journal]", st.Faults)
+	}
+}
+
+// A layer (an app's LEDs) shows on the page's LEDs over the game's at rest,
+// and not while a ruling's options are lit.
+func TestLayerShowsOverTheGame(t *testing.T) {
+	p, err := game.New(game.Options{Laws: "fide2023"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	runner := game.NewRunner(p, timing.NewReal())
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { defer close(done); runner.Run(ctx) }()
+	defer func() { cancel(); <-done }()
+	var layer led.Frame
+	layer.Set(12, led.Hint, led.Slow)   // e2
+	layer.Set(28, led.Hint, led.Steady) // e4
+	l, err := NewLocal(runner, LocalOptions{ID: "v", Simulated: true, Poll: -1, Layer: func() led.Frame { return layer }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	st, err := l.State(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := ledRoles(st); got["e2"] != "hint/slow" || got["e4"] != "hint/steady" || len(got) != 2 {
+		t.Errorf("LEDs %v, want the layer's e2 and e4", got)
+	}
+	// g1 touched and set back, then e2-e4: Black chooses, and the layer
+	// hides.
+	for _, text := range []string{`"lift":"g1"`, `"place":"g1"`, `"lift":"e2"`, `"place":"e4"`} {
+		in, _ := trace.Parse([]byte(`{"t":0,` + text + `}`))
+		if err := l.Submit(ctx, in); err != nil {
+			t.Fatal(err)
+		}
+		hold()
+	}
+	for end := time.Now().Add(5 * time.Second); st.Pending == nil && time.Now().Before(end); time.Sleep(10 * time.Millisecond) {
+		st, _ = l.State(ctx)
+	}
+	if got := ledRoles(st); got["f3"] != "option-2/slow" || got["e2"] != "" {
+		t.Errorf("LEDs %v, want the ruling's options and no layer", got)
 	}
 }

@@ -4,13 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"slices"
 	"sync"
 	"time"
 
 	"github.com/boardd/boardd/board"
 	"github.com/boardd/boardd/game"
 	"github.com/boardd/boardd/led"
+	"github.com/boardd/boardd/placement"
 	"github.com/boardd/boardd/report"
 	"github.com/boardd/boardd/trace"
 )
@@ -35,6 +35,10 @@ type LocalOptions struct {
 	// its state goes in the board's, and it takes the commands of POST
 	// .../opponent.
 	Opponent OpponentSource
+	// Layer, if set, returns a frame laid over the game's LEDs (led.Overlay),
+	// such as an app's through the ChessLink emulation; the page shows the
+	// LEDs so, within a poll of a change. It is called from any goroutine.
+	Layer func() led.Frame
 }
 
 // Local is a Board driven by a game.Runner in this process. Every query
@@ -55,25 +59,11 @@ type Local struct {
 	notes    []Note
 	ply      int // moves recorded, counted from reports and set from the game at each snapshot
 	clock    *Clock
-	model    menModel
-}
-
-// menModel follows which man stands where while the board is out of step
-// with the game, from the lifts and placements it is given: a man set down is
-// the last one lifted, except on the square the last one left while a man of
-// the other side is in hand too: that is a capture, the taker lifted first,
-// and the taker is set down. A raw scan frame makes it unknown until the
-// board and the game agree again.
-type menModel struct {
-	valid bool
-	men   [64]board.Man
-	hand  []heldMan
-}
-
-// heldMan is a man in hand and the square he left.
-type heldMan struct {
-	man  board.Man
-	from board.Square
+	// hands follow which man stands where while the board is out of step
+	// with the game, from the lifts and placements of a simulated board
+	// (placement.Hands); a raw scan frame makes them unknown until the
+	// board and the game agree again.
+	hands placement.Hands
 }
 
 // isNote reports whether a report of type t is kept as a note in the move
@@ -201,34 +191,15 @@ func (l *Local) onReport(rep report.Report) {
 // onInput runs on the runner's goroutine, before the input is applied.
 func (l *Local) onInput(in trace.Line) {
 	l.mu.Lock()
-	m := &l.model
 	switch in.Kind {
 	case trace.Lift:
-		if m.valid {
-			if man := m.men[in.Square]; man != board.NoMan {
-				m.hand = append(m.hand, heldMan{man, in.Square})
-				m.men[in.Square] = board.NoMan
-			} else {
-				m.valid = false
-			}
-		}
+		l.hands.Lift(in.Square)
 	case trace.Place:
-		if m.valid && m.men[in.Square] == board.NoMan {
-			if n := len(m.hand); n > 0 {
-				i := n - 1
-				if n >= 2 && m.hand[i].from == in.Square && m.hand[i-1].man.Color() != m.hand[i].man.Color() {
-					i-- // the taker goes where the man taken stood
-				}
-				m.men[in.Square] = m.hand[i].man
-				m.hand = slices.Delete(m.hand, i, i+1)
-			} else {
-				m.valid = false
-			}
-		}
+		l.hands.Place(in.Square)
 	case trace.Frame, trace.Setup:
-		m.valid = false
+		l.hands.Forget()
 	case trace.Arbiter:
-		m.valid = false
+		l.hands.Forget()
 		if in.Action == trace.ActionNewGame {
 			// A new game: the notes of the last one go with it.
 			l.notes, l.ply, l.clock = nil, 0, nil
@@ -296,7 +267,7 @@ func (l *Local) poll() {
 		}
 		fp, err := query(l, l.ctx, func(p *game.Game) fingerprint {
 			s := p.Snapshot()
-			return fingerprint{frame: led.Compose(s), occ: s.Occupancy, moves: s.Moves, pending: s.Pending != nil, result: s.Result != nil}
+			return fingerprint{frame: l.frame(s), occ: s.Occupancy, moves: s.Moves, pending: s.Pending != nil, result: s.Result != nil}
 		})
 		if err != nil {
 			continue
@@ -306,6 +277,16 @@ func (l *Local) poll() {
 			l.notify(Change{})
 		}
 	}
+}
+
+// frame is what the LEDs show: the game's frame, with the layer over it.
+func (l *Local) frame(s *game.Snapshot) led.Frame {
+	f := led.Compose(s)
+	if l.opts.Layer != nil {
+		layer := l.opts.Layer()
+		f = led.Overlay(&f, &layer)
+	}
+	return f
 }
 
 // State returns a snapshot taken on the runner's goroutine.
@@ -374,10 +355,12 @@ func (l *Local) snapshot(p *game.Game) State {
 	l.mu.Lock()
 	l.ply = snap.Moves
 	if occ == shown.Occupancy() {
-		l.model = menModel{valid: true, men: shown.Men}
+		l.hands.Agree(&shown.Men)
 	}
-	model := l.model
-	model.hand = slices.Clone(model.hand)
+	for _, h := range l.hands.Held() {
+		st.Hand = append(st.Hand, Held{Man: string(h.Man.FEN()), From: h.From.String()})
+	}
+	men, unknown := placement.Name(&l.hands, &shown.Men, occ)
 	notes := make([]Note, len(l.notes))
 	copy(notes, l.notes)
 	if l.clock != nil {
@@ -386,47 +369,19 @@ func (l *Local) snapshot(p *game.Game) State {
 	}
 	l.mu.Unlock()
 
-	if model.valid {
-		for _, h := range model.hand {
-			st.Hand = append(st.Hand, Held{Man: string(h.man.FEN()), From: h.from.String()})
-		}
-	}
-
-	// One kind of man in hand names an unknown man set down.
-	var inHand board.Man
-	distinct := 0
 	for sq := range 64 {
 		s := board.Square(sq)
-		if m := shown.Men[sq]; m != board.NoMan && !occ.Has(s) {
-			st.Lifted[s.String()] = string(m.FEN())
-			if m != inHand {
-				inHand = m
-				distinct++
-			}
-		}
-	}
-	for sq := range 64 {
-		s := board.Square(sq)
-		if !occ.Has(s) {
-			continue
-		}
-		man := board.NoMan
 		switch {
-		case model.valid && model.men[sq] != board.NoMan:
-			man = model.men[sq]
-		case shown.Men[sq] != board.NoMan:
-			man = shown.Men[sq]
-		case distinct == 1:
-			man = inHand
-		}
-		if man == board.NoMan {
+		case shown.Men[sq] != board.NoMan && !occ.Has(s):
+			st.Lifted[s.String()] = string(shown.Men[sq].FEN())
+		case unknown.Has(s):
 			st.Men[s.String()] = "?"
-		} else {
-			st.Men[s.String()] = string(man.FEN())
+		case men[sq] != board.NoMan:
+			st.Men[s.String()] = string(men[sq].FEN())
 		}
 	}
 
-	frame := led.Compose(snap)
+	frame := l.frame(snap)
 	for sq, role := range frame.Role {
 		if role == led.Off {
 			continue

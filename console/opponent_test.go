@@ -16,11 +16,27 @@ type fakeOpponent struct {
 	mu       sync.Mutex
 	commands []string
 	watch    func()
+	// fault and recovered are what it says of its faults.
+	fault, recovered string
 }
 
 func (f *fakeOpponent) Opponent() *Opponent {
-	return &Opponent{Name: "Fake 1.0", Level: "Elo 1500", Side: "black", Thinking: true, Move: "e5",
-		Eval: &Evaluation{Score: "+0.35", Centipawns: 35, Depth: 12, PV: []string{"e5", "Nf3"}}, Commands: opponent.Commands()}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return &Opponent{Name: "Fake 1.0", Level: "Elo 1500", Side: "black", Thinking: f.fault == "", Move: "e5",
+		Eval: &Evaluation{Score: "+0.35", Centipawns: 35, Depth: 12, PV: []string{"e5", "Nf3"}}, Commands: opponent.Commands(),
+		Fault: f.fault, Recovered: f.recovered}
+}
+
+// setFaults changes what it says of its faults, and tells its watcher.
+func (f *fakeOpponent) setFaults(fault, recovered string) {
+	f.mu.Lock()
+	f.fault, f.recovered = fault, recovered
+	w := f.watch
+	f.mu.Unlock()
+	if w != nil {
+		w()
+	}
 }
 
 func (f *fakeOpponent) Command(ctx context.Context, command, value string) error {

@@ -524,8 +524,8 @@ func (s *Server) arbiter(w http.ResponseWriter, r *http.Request, h *hub) {
 		switch action {
 		case ActionNewGame:
 			if value != "" {
-				if _, err := board.ParseFEN(value); err != nil {
-					writeError(w, http.StatusBadRequest, "arbiter new-game: value %q: want a FEN to set up, or none: %v", value, err)
+				if _, err := board.ParseSetup(value); err != nil {
+					writeError(w, http.StatusBadRequest, "arbiter new-game: value %q: want a legal set-up as FEN, or none: %v", value, err)
 					return
 				}
 			}

@@ -54,7 +54,8 @@ func TestPostRefusals(t *testing.T) {
 		{"choose without option", "arbiter", `{"action":"choose"}`, map[string]string{"Authorization": bearer}, 400, "want an option id"},
 		{"choose with nothing pending", "arbiter", `{"action":"choose","option":"stand"}`, map[string]string{"Authorization": bearer}, 409, "no choice is pending"},
 		{"unknown law-set", "arbiter", `{"action":"laws","value":"fide1900"}`, map[string]string{"Authorization": bearer}, 400, `unknown law-set "fide1900"`},
-		{"bad set-up", "arbiter", `{"action":"new-game","value":"not a fen"}`, map[string]string{"Authorization": bearer}, 400, "want a FEN"},
+		{"bad set-up", "arbiter", `{"action":"new-game","value":"not a fen"}`, map[string]string{"Authorization": bearer}, 400, "want a legal set-up as FEN"},
+		{"illegal set-up", "arbiter", `{"action":"new-game","value":"4k3/8/8/8/8/8/8/4K2P w - - 0 1"}`, map[string]string{"Authorization": bearer}, 400, "illegal position"},
 		{"bad result", "arbiter", `{"action":"result","value":"2-0"}`, map[string]string{"Authorization": bearer}, 400, "want 1-0, 0-1 or 1/2-1/2"},
 		{"annul with value", "arbiter", `{"action":"annul","value":"x"}`, map[string]string{"Authorization": bearer}, 400, "takes no value"},
 	}

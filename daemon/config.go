@@ -55,6 +55,7 @@ func loadConfig(o *Options) (*config.Config, string, error) {
 	set("--sensor", "sensor.wiring", o.Sensor, &c.Sensor.Wiring)
 	set("--led", "led.wiring", o.LED, &c.LED.Wiring)
 	set("--log-level", "log_level", o.LogLevel, &c.LogLevel)
+	set("--emulate", "emulate", absEmulate(o.Emulate), &c.Emulate)
 	if o.Tournament {
 		c.Tournament = true
 	}

@@ -36,7 +36,7 @@ func (d *daemon) startConsole() error {
 		return UsageError{fmt.Errorf("--board-id: %w", err)}
 	}
 	simulated := d.simulated()
-	lo := console.LocalOptions{ID: id, Simulated: simulated, Tournament: d.opts.Tournament}
+	lo := console.LocalOptions{ID: id, Simulated: simulated, Tournament: d.opts.Tournament, Layer: d.consoleLayer()}
 	if d.engine != nil {
 		lo.Opponent = d.engine.console()
 	}

@@ -44,6 +44,7 @@ type Options struct {
 	LogLevel    string
 	Input       string // trace lines to play into the board: a file, a FIFO, or -
 	ArchiveCap  string // disk space for finished games, e.g. 64MiB
+	Emulate     string // a board to answer apps as, and its port: chesslink:PATH
 
 	// A chess engine playing one side (the [engine] section): its path,
 	// side (white, black, random), Elo or Skill Level, limit a move,
@@ -94,6 +95,7 @@ type daemon struct {
 	hall     *hallSetup                   // the hall's settings, nil for no hall (hall.go)
 	engine   *engine                      // the computer opponent, nil for none (engine.go)
 	online   *onlinePlay                  // play on lichess, nil for none (online.go)
+	apps     *emulation                   // the board apps drive, nil for none (emulate.go)
 }
 
 // Run runs the board until ctx ends. A fault in the options or the
@@ -161,6 +163,9 @@ func (d *daemon) start() error {
 		return err
 	}
 	if err := d.startLEDs(); err != nil {
+		return err
+	}
+	if err := d.startEmulation(); err != nil {
 		return err
 	}
 	if err := d.startHardware(); err != nil {

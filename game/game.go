@@ -133,6 +133,7 @@ type observed struct {
 	fault    bool
 	mode     gesture.Mode
 	expected *board.Analysis
+	promo    [2]board.Kind
 }
 
 // New builds a game. Reports go to observe (which may be nil), in the order
@@ -551,7 +552,8 @@ func (g *Game) settle(t time.Duration) {
 	}
 	syncing, mismatch := g.rec.Syncing()
 	exp := g.rec.Expectation()
-	now := observed{occ: g.rec.Occupancy(), inHand: g.rec.InHand(), syncing: syncing, mismatch: mismatch, fault: g.fault, mode: exp.Mode, expected: exp.Analysis}
+	now := observed{occ: g.rec.Occupancy(), inHand: g.rec.InHand(), syncing: syncing, mismatch: mismatch, fault: g.fault, mode: exp.Mode, expected: exp.Analysis,
+		promo: [2]board.Kind{g.rec.Promotion(board.White), g.rec.Promotion(board.Black)}}
 	if now != g.seen {
 		g.seen = now
 		g.version++

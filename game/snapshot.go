@@ -112,6 +112,10 @@ type Snapshot struct {
 	// Hint is a move suggested to the player, when HasHint.
 	Hint    board.Move
 	HasHint bool
+	// Promotion is the piece each side has named for its next promotion
+	// (board.NoKind if none), by board.Color: what a pawn set down on its
+	// last rank becomes.
+	Promotion [2]board.Kind
 }
 
 // Snapshot returns the game as it stands. Snapshots are built again only
@@ -137,6 +141,7 @@ func (g *Game) Snapshot() *Snapshot {
 	s.LastMove, s.HasLastMove = g.arb.LastMove()
 	s.Remote = [2]bool{g.arb.Remote(board.White), g.arb.Remote(board.Black)}
 	s.Awaiting, s.HasAwaiting = g.arb.Awaiting()
+	s.Promotion = [2]board.Kind{g.rec.Promotion(board.White), g.rec.Promotion(board.Black)}
 	if g.hint != nil {
 		s.Hint, s.HasHint = *g.hint, true
 	}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/boardd/boardd/board"
 	"github.com/boardd/boardd/game"
+	"github.com/boardd/boardd/jsonstring"
 	"github.com/boardd/boardd/report"
 	"github.com/boardd/boardd/trace"
 )
@@ -261,9 +262,9 @@ func AppendTag(dst []byte, t time.Duration, seq uint64, tag, value string) []byt
 	start := len(dst)
 	dst = appendPrefix(dst, t, seq)
 	dst = append(dst, `,"tag":`...)
-	dst = trace.AppendString(dst, tag)
+	dst = jsonstring.Append(dst, tag)
 	dst = append(dst, `,"value":`...)
-	dst = trace.AppendString(dst, value)
+	dst = jsonstring.Append(dst, value)
 	return seal(append(dst, '}', '\n'), start)
 }
 
@@ -272,7 +273,7 @@ func AppendComment(dst []byte, t time.Duration, seq uint64, ply int, comment str
 	start := len(dst)
 	dst = appendPrefix(dst, t, seq)
 	dst = append(dst, `,"comment":`...)
-	dst = trace.AppendString(dst, comment)
+	dst = jsonstring.Append(dst, comment)
 	dst = append(dst, `,"ply":`...)
 	dst = strconv.AppendInt(dst, int64(ply), 10)
 	return seal(append(dst, '}', '\n'), start)

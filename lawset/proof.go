@@ -121,7 +121,7 @@ func proofs() map[string]proof {
 		"fide2023:4.7.2":   {scenarios: []string{"fide2023-false-castling"}, tests: []string{everyPhysicalOrder}},
 		"fide2023:4.7.3":   scenarios("fide2023-promotion-reply-before-press"),
 		"fide2023:4.8":     scenarios("fide2023-touch-move-lapse"),
-		"fide2023:5.1.1":   {tests: []string{"game.TestRandomGamesReplayClean"}},
+		"fide2023:5.1.1":   {scenarios: []string{"fide2023-checkmate-ends-the-game"}, tests: []string{"game.TestRandomGamesReplayClean"}},
 		"fide2023:5.2.1":   scenarios("fide2023-stalemate-draw"),
 		"fide2023:5.2.2":   {tests: []string{lawsTable}},
 		"fide2023:6.2.1":   scenarios("fide2023-false-move-put-right-before-clock", "fide2023-clock-pressed-after-reply"),

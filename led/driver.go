@@ -11,9 +11,10 @@ import (
 )
 
 // Driver shows frames on a sink in real time, on its own goroutine: the
-// newest frame given to Show is shown at once, and the sink is called again
-// at each blink edge it asks for. Whoever composes frames (the daemon, from
-// the game's snapshots) never waits for the LEDs' bus.
+// newest frame given to Show is shown at once, with the newest layer given to
+// ShowLayer laid over it (Overlay), and the sink is called again at each
+// blink edge it asks for. Whoever composes frames (the daemon, from the
+// game's snapshots) never waits for the LEDs' bus.
 type Driver struct {
 	sink  Sink
 	clock timing.Clock
@@ -22,6 +23,7 @@ type Driver struct {
 
 	mu    sync.Mutex
 	frame Frame
+	layer Frame
 	fresh bool
 }
 
@@ -55,6 +57,23 @@ func (d *Driver) Show(f Frame) {
 	}
 }
 
+// ShowLayer hands the driver a frame to lay over the game's (see Overlay),
+// such as an app's LEDs; a dark frame takes the layer away. It returns at
+// once.
+func (d *Driver) ShowLayer(f Frame) {
+	d.mu.Lock()
+	if f == d.layer {
+		d.mu.Unlock()
+		return
+	}
+	d.layer, d.fresh = f, true
+	d.mu.Unlock()
+	select {
+	case d.wake <- struct{}{}:
+	default:
+	}
+}
+
 // Run shows frames until ctx ends; then it turns the LEDs off and halts the
 // sink.
 func (d *Driver) Run(ctx context.Context) error {
@@ -68,7 +87,7 @@ func (d *Driver) Run(ctx context.Context) error {
 	failing := false
 	for {
 		d.mu.Lock()
-		f := d.frame
+		f := Overlay(&d.frame, &d.layer)
 		d.fresh = false
 		d.mu.Unlock()
 		now := d.clock.Now()

@@ -200,12 +200,16 @@ func (f *Frame) Squares(r Role) board.Occupancy {
 // String draws the frame as eight ranks of role initials, rank 8 first; for
 // logs and test failures.
 func (f *Frame) String() string {
-	const letters = ".MDabcdefXEGTLWlwF"
+	const letters = ".MDabcdefXEGTLWlwFCH"
 	b := make([]byte, 0, 72)
 	for r := 7; r >= 0; r-- {
 		for file := 0; file < 8; file++ {
 			role := f.Role[board.NewSquare(file, r)]
-			b = append(b, letters[role])
+			if int(role) < len(letters) {
+				b = append(b, letters[role])
+			} else {
+				b = append(b, '?')
+			}
 		}
 		b = append(b, '\n')
 	}

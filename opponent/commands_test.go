@@ -1,8 +1,9 @@
-package opponent
+package opponent_test
 
 import (
 	"context"
 	"errors"
+	"github.com/boardd/boardd/opponent"
 	"strings"
 	"sync"
 	"testing"
@@ -22,13 +23,13 @@ import (
 // "thinks".
 type fakePlayer struct {
 	mu        sync.Mutex
-	questions []Question
+	questions []opponent.Question
 	hints     int
 	cancelled int
 	level     string
 	hold      bool
 	release   chan struct{}
-	answer    func(q Question) Answer
+	answer    func(q opponent.Question) opponent.Answer
 }
 
 func newFake() *fakePlayer { return &fakePlayer{level: "depth 1", release: make(chan struct{}, 16)} }
@@ -52,21 +53,21 @@ func (f *fakePlayer) SetLevel(text string) error {
 	return nil
 }
 
-func (f *fakePlayer) asked() []Question {
+func (f *fakePlayer) asked() []opponent.Question {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	return append([]Question(nil), f.questions...)
+	return append([]opponent.Question(nil), f.questions...)
 }
 
 // firstMove is the first legal move of q's position in UCI order.
-func firstMove(q Question) Answer {
+func firstMove(q opponent.Question) opponent.Answer {
 	p := q.Start
 	for _, m := range q.Moves {
 		p = p.Apply(m)
 	}
 	a, err := board.Analyse(p)
 	if err != nil || len(a.Moves) == 0 {
-		return Answer{Err: errors.New("fake: no move")}
+		return opponent.Answer{Err: errors.New("fake: no move")}
 	}
 	best := a.Moves[0]
 	for _, m := range a.Moves[1:] {
@@ -77,15 +78,15 @@ func firstMove(q Question) Answer {
 	if p.IsPromotion(best) && best.Promo == board.NoKind {
 		best.Promo = board.Queen
 	}
-	return Answer{Move: best, SAN: a.SAN(best), Eval: &Eval{White: computer.Score{Centipawns: 17}, Depth: 1, PV: []string{a.SAN(best)}}}
+	return opponent.Answer{Move: best, SAN: a.SAN(best), Eval: &opponent.Eval{White: computer.Score{Centipawns: 17}, Depth: 1, PV: []string{a.SAN(best)}}}
 }
 
-func (f *fakePlayer) Move(ctx context.Context, q Question) <-chan Answer {
+func (f *fakePlayer) Move(ctx context.Context, q opponent.Question) <-chan opponent.Answer {
 	f.mu.Lock()
 	f.questions = append(f.questions, q)
 	hold, answer := f.hold, f.answer
 	f.mu.Unlock()
-	out := make(chan Answer, 1)
+	out := make(chan opponent.Answer, 1)
 	go func() {
 		if hold {
 			select {
@@ -94,7 +95,7 @@ func (f *fakePlayer) Move(ctx context.Context, q Question) <-chan Answer {
 				f.mu.Lock()
 				f.cancelled++
 				f.mu.Unlock()
-				out <- Answer{Err: ctx.Err()}
+				out <- opponent.Answer{Err: ctx.Err()}
 				return
 			}
 		}
@@ -107,11 +108,11 @@ func (f *fakePlayer) Move(ctx context.Context, q Question) <-chan Answer {
 	return out
 }
 
-func (f *fakePlayer) Hint(ctx context.Context, q Question) <-chan Answer {
+func (f *fakePlayer) Hint(ctx context.Context, q opponent.Question) <-chan opponent.Answer {
 	f.mu.Lock()
 	f.hints++
 	f.mu.Unlock()
-	out := make(chan Answer, 1)
+	out := make(chan opponent.Answer, 1)
 	out <- firstMove(q)
 	return out
 }
@@ -179,7 +180,7 @@ func TestQuestionsCarryTheClocks(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			f := newFake()
 			b := newBoard(t, game.Options{TimeControl: tc.control})
-			startMatch(t, b, Options{Player: f, Side: Black, TimeControl: tc.control, ClockShown: tc.shown})
+			startMatch(t, b, opponent.Options{Player: f, Side: opponent.Black, TimeControl: tc.control, ClockShown: tc.shown})
 			h := &opponenttest.Hands{Door: b.r, Human: board.White, Choose: fixed("e2e4")}
 			play(t, h, func(s *game.Snapshot) bool { return s.HasAwaiting })
 			qs := f.asked()
@@ -228,7 +229,7 @@ func TestQuestionsCarryTheClocks(t *testing.T) {
 func TestTakeBack(t *testing.T) {
 	f := newFake()
 	b := newBoard(t, game.Options{})
-	m := startMatch(t, b, Options{Player: f, Side: Black})
+	m := startMatch(t, b, opponent.Options{Player: f, Side: opponent.Black})
 	h := &opponenttest.Hands{Door: b.r, Human: board.White, Choose: fixed("e2e4", "d2d4")}
 	play(t, h, func(s *game.Snapshot) bool { return s.Moves == 2 })
 	ctx := context.Background()
@@ -262,7 +263,7 @@ func TestTakeBack(t *testing.T) {
 	if s := snap(t, b); s.Moves != 0 {
 		t.Errorf("%d moves after taking back one ply", s.Moves)
 	}
-	if err := m.TakeBack(ctx, 0); err == nil || !errors.Is(err, ErrRefused) {
+	if err := m.TakeBack(ctx, 0); err == nil || !errors.Is(err, opponent.ErrRefused) {
 		t.Errorf("a take-back with no move: %v", err)
 	}
 	f.mu.Lock()
@@ -284,7 +285,7 @@ func TestTakeBack(t *testing.T) {
 func TestHint(t *testing.T) {
 	f := newFake()
 	b := newBoard(t, game.Options{})
-	m := startMatch(t, b, Options{Player: f, Side: Black})
+	m := startMatch(t, b, opponent.Options{Player: f, Side: opponent.Black})
 	eventually(t, "Black to be played from off the board", func() bool { return snap(t, b).Remote[board.Black] })
 	if err := m.Hint(context.Background()); err != nil {
 		t.Fatal(err)
@@ -304,7 +305,7 @@ func TestHint(t *testing.T) {
 	if s := snap(t, b); s.HasHint {
 		t.Error("the hint is still lit after the player moved")
 	}
-	if err := m.Hint(context.Background()); !errors.Is(err, ErrRefused) || !strings.Contains(err.Error(), "black's move") {
+	if err := m.Hint(context.Background()); !errors.Is(err, opponent.ErrRefused) || !strings.Contains(err.Error(), "black's move") {
 		t.Errorf("a hint on the engine's move: %v", err)
 	}
 }
@@ -315,18 +316,18 @@ func TestDrawOffer(t *testing.T) {
 	for _, accept := range []bool{true, false} {
 		t.Run(map[bool]string{true: "accepted", false: "declined"}[accept], func(t *testing.T) {
 			f := newFake()
-			f.answer = func(q Question) Answer {
+			f.answer = func(q opponent.Question) opponent.Answer {
 				a := firstMove(q)
 				a.AcceptsDraw = q.DrawOffered && accept
 				return a
 			}
 			b := newBoard(t, game.Options{})
-			m := startMatch(t, b, Options{Player: f, Side: Black})
+			m := startMatch(t, b, opponent.Options{Player: f, Side: opponent.Black})
 			eventually(t, "Black to be played from off the board", func() bool { return snap(t, b).Remote[board.Black] })
 			if err := m.OfferDraw(context.Background()); err != nil {
 				t.Fatal(err)
 			}
-			if st := m.State(); st.Draw != DrawOffered {
+			if st := m.State(); st.Draw != opponent.DrawOffered {
 				t.Errorf("draw %q", st.Draw)
 			}
 			h := &opponenttest.Hands{Door: b.r, Human: board.White, Choose: fixed("e2e4")}
@@ -339,13 +340,13 @@ func TestDrawOffer(t *testing.T) {
 				if s.Result == nil || s.Result.Result != report.Draw || s.Result.Reason != "draw agreed" {
 					t.Errorf("result %+v", s.Result)
 				}
-				eventually(t, "the state to say the draw was accepted", func() bool { return m.State().Draw == DrawAccepted })
+				eventually(t, "the state to say the draw was accepted", func() bool { return m.State().Draw == opponent.DrawAccepted })
 				return
 			}
 			if s.Result != nil || s.Moves != 2 {
 				t.Errorf("declined, yet result %+v after %d moves", s.Result, s.Moves)
 			}
-			eventually(t, "the state to say the draw was declined", func() bool { return m.State().Draw == DrawDeclined })
+			eventually(t, "the state to say the draw was declined", func() bool { return m.State().Draw == opponent.DrawDeclined })
 		})
 	}
 }
@@ -355,7 +356,7 @@ func TestDrawOffer(t *testing.T) {
 func TestResignNewGameSideAndLevel(t *testing.T) {
 	f := newFake()
 	b := newBoard(t, game.Options{})
-	m := startMatch(t, b, Options{Player: f, Side: Black})
+	m := startMatch(t, b, opponent.Options{Player: f, Side: opponent.Black})
 	ctx := context.Background()
 	eventually(t, "Black to be played from off the board", func() bool { return snap(t, b).Remote[board.Black] })
 	eventually(t, "the PGN to name the engine", func() bool {
@@ -368,16 +369,16 @@ func TestResignNewGameSideAndLevel(t *testing.T) {
 	if s := snap(t, b); s.Result == nil || s.Result.Result != report.BlackWins || s.Result.Reason != "white resigns" {
 		t.Fatalf("result %+v", s.Result)
 	}
-	if err := m.Resign(ctx); !errors.Is(err, ErrRefused) {
+	if err := m.Resign(ctx); !errors.Is(err, opponent.ErrRefused) {
 		t.Errorf("resigning twice: %v", err)
 	}
 	if err := m.SetLevel(ctx, "skill:3"); err != nil {
 		t.Fatal(err)
 	}
-	if err := m.SetLevel(ctx, "elo:x"); !errors.Is(err, ErrRefused) {
+	if err := m.SetLevel(ctx, "elo:x"); !errors.Is(err, opponent.ErrRefused) {
 		t.Errorf("a level that is none: %v", err)
 	}
-	if err := m.SetSide(ctx, White); err != nil {
+	if err := m.SetSide(ctx, opponent.White); err != nil {
 		t.Fatal(err)
 	}
 	if err := m.NewGame(ctx); err != nil {
@@ -398,7 +399,7 @@ func TestResignNewGameSideAndLevel(t *testing.T) {
 		t.Errorf("%d engine moves carried out", h.Carried)
 	}
 	for _, cmd := range []struct{ name, value string }{{"side", "purple"}, {"takeback", "3"}, {"hint", "x"}, {"castle", ""}} {
-		if err := m.Do(ctx, cmd.name, cmd.value); !errors.Is(err, ErrRefused) {
+		if err := m.Do(ctx, cmd.name, cmd.value); !errors.Is(err, opponent.ErrRefused) {
 			t.Errorf("%s %q: %v", cmd.name, cmd.value, err)
 		}
 	}
@@ -409,17 +410,17 @@ func TestResignNewGameSideAndLevel(t *testing.T) {
 func TestFaultShownAndAskedAgain(t *testing.T) {
 	f := newFake()
 	fails := 2
-	f.answer = func(q Question) Answer {
+	f.answer = func(q opponent.Question) opponent.Answer {
 		f.mu.Lock()
 		defer f.mu.Unlock()
 		if fails > 0 {
 			fails--
-			return Answer{Err: errors.New("computer: engine Fake (/fake) crashed while searching: its process ended")}
+			return opponent.Answer{Err: errors.New("computer: engine Fake (/fake) crashed while searching: its process ended")}
 		}
 		return firstMove(q)
 	}
 	b := newBoard(t, game.Options{})
-	m := startMatch(t, b, Options{Player: f, Side: White, RetryAfter: 50 * time.Millisecond})
+	m := startMatch(t, b, opponent.Options{Player: f, Side: opponent.White, RetryAfter: 50 * time.Millisecond})
 	eventually(t, "the fault to show", func() bool { return strings.Contains(m.State().Fault, "crashed") })
 	if s := snap(t, b); s.HasAwaiting || s.Moves != 0 || s.Result != nil {
 		t.Errorf("the game did not wait: awaiting %v, %d moves, result %v", s.HasAwaiting, s.Moves, s.Result)
@@ -437,7 +438,7 @@ func TestEvaluationsNoted(t *testing.T) {
 	b := newBoard(t, game.Options{})
 	annotate := func(ctx context.Context, ply int, san, comment string) error {
 		return b.r.Do(ctx, func(g *game.Game, _ time.Duration) {
-			if err := Annotated(g, ply, san); err != nil {
+			if err := opponent.Annotated(g, ply, san); err != nil {
 				t.Error(err)
 				return
 			}
@@ -446,7 +447,7 @@ func TestEvaluationsNoted(t *testing.T) {
 			}
 		})
 	}
-	startMatch(t, b, Options{Player: f, Side: Black, Annotate: annotate})
+	startMatch(t, b, opponent.Options{Player: f, Side: opponent.Black, Annotate: annotate})
 	h := &opponenttest.Hands{Door: b.r, Human: board.White, Choose: fixed("e2e4", "d2d4")}
 	play(t, h, func(s *game.Snapshot) bool { return s.Moves == 4 })
 	eventually(t, "the second evaluation", func() bool {

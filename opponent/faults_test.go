@@ -1,9 +1,10 @@
-package opponent
+package opponent_test
 
 import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/boardd/boardd/opponent"
 	"os"
 	"path/filepath"
 	"strings"
@@ -55,7 +56,7 @@ done
 
 // quickEngine starts an engine at path with the fault timings shortened,
 // so that a hang is seen within a second.
-func quickEngine(t *testing.T, path string) (*Engine, error) {
+func quickEngine(t *testing.T, path string) (*opponent.Engine, error) {
 	t.Helper()
 	l, _ := computer.ParseLevel("movetime:100ms")
 	p, err := computer.Start(context.Background(), computer.Options{
@@ -66,7 +67,7 @@ func quickEngine(t *testing.T, path string) (*Engine, error) {
 		return nil, err
 	}
 	t.Cleanup(func() { p.Close() })
-	return NewEngine(p), nil
+	return opponent.NewEngine(p), nil
 }
 
 // An engine that crashes, hangs or answers garbage while the game goes on:
@@ -81,7 +82,7 @@ func TestMisbehavingEngineRecovers(t *testing.T) {
 				t.Fatal(err)
 			}
 			b := newBoard(t, game.Options{})
-			m := startMatch(t, b, Options{Player: eng, Side: Black})
+			m := startMatch(t, b, opponent.Options{Player: eng, Side: opponent.Black})
 			h := &opponenttest.Hands{Door: b.r, Human: board.White, Choose: fixed("e2e4", "d2d4")}
 			play(t, h, func(s *game.Snapshot) bool { return s.Moves == 4 })
 			st := m.State()
@@ -116,7 +117,7 @@ func TestBrokenEngineKeepsTheGame(t *testing.T) {
 		t.Fatal(err)
 	}
 	b := newBoard(t, game.Options{})
-	m := startMatch(t, b, Options{Player: eng, Side: Black, RetryAfter: 300 * time.Millisecond})
+	m := startMatch(t, b, opponent.Options{Player: eng, Side: opponent.Black, RetryAfter: 300 * time.Millisecond})
 	h := &opponenttest.Hands{Door: b.r, Human: board.White, Choose: fixed("e2e4")}
 	play(t, h, func(s *game.Snapshot) bool { return s.Moves == 1 })
 	eventually(t, "the fault to show", func() bool { return m.State().Fault != "" })

@@ -1,9 +1,10 @@
-package opponent
+package opponent_test
 
 import (
 	"bufio"
 	"bytes"
 	"context"
+	"github.com/boardd/boardd/opponent"
 	"os"
 	"strings"
 	"sync"
@@ -153,7 +154,7 @@ func (b *testBoard) live() (fen, pgn string) {
 }
 
 // startEngine starts Stockfish at level and closes it when the test ends.
-func startEngine(t testing.TB, level string) *Engine {
+func startEngine(t testing.TB, level string) *opponent.Engine {
 	t.Helper()
 	l, err := computer.ParseLevel(level)
 	if err != nil {
@@ -164,14 +165,14 @@ func startEngine(t testing.TB, level string) *Engine {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { p.Close() })
-	return NewEngine(p)
+	return opponent.NewEngine(p)
 }
 
 // startMatch runs a match of player on b until the test ends.
-func startMatch(t testing.TB, b *testBoard, o Options) *Match {
+func startMatch(t testing.TB, b *testBoard, o opponent.Options) *opponent.Match {
 	t.Helper()
 	o.Runner = b.r
-	m, err := New(o)
+	m, err := opponent.New(o)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -228,16 +229,16 @@ func TestWholeGamesAgainstStockfish(t *testing.T) {
 	eng := startEngine(t, "skill:0,depth:2")
 	choose := engineMoves(t)
 	for _, tc := range []struct {
-		side Side
+		side opponent.Side
 	}{
-		{White},
-		{Black},
+		{opponent.White},
+		{opponent.Black},
 	} {
 		t.Run(tc.side.String(), func(t *testing.T) {
 			b := newBoard(t, game.Options{})
-			startMatch(t, b, Options{Player: eng, Side: tc.side})
+			startMatch(t, b, opponent.Options{Player: eng, Side: tc.side})
 			human := board.White
-			if tc.side == White {
+			if tc.side == opponent.White {
 				human = board.Black
 			}
 			h := &opponenttest.Hands{Door: b.r, Human: human, Choose: choose}
@@ -267,7 +268,7 @@ func TestWholeGamesAgainstStockfish(t *testing.T) {
 			}
 			fen, pgn := b.live()
 			tag := `[White "Stockfish`
-			if tc.side == Black {
+			if tc.side == opponent.Black {
 				tag = `[Black "Stockfish`
 			}
 			if !strings.Contains(pgn, tag) || !strings.Contains(pgn, "Skill Level 0, depth 2") {
@@ -310,12 +311,12 @@ func TestEngineSpecialMovesOnTheBoard(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			side := White
+			side := opponent.White
 			if pos.Turn == board.Black {
-				side = Black
+				side = opponent.Black
 			}
 			b := newBoard(t, game.Options{Setup: tc.fen})
-			startMatch(t, b, Options{Player: eng, Side: side})
+			startMatch(t, b, opponent.Options{Player: eng, Side: side})
 			h := &opponenttest.Hands{Door: b.r, Human: pos.Turn.Other()}
 			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 			defer cancel()

@@ -8,20 +8,22 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/boardd/boardd/jsonstring"
 )
 
 // AppendJSON writes the report as one compact JSON object (no newline): the
 // type, the time in milliseconds, then the fields its type gives meaning to.
 func (r *Report) AppendJSON(dst []byte) []byte {
 	dst = append(dst, `{"type":`...)
-	dst = strconv.AppendQuote(dst, string(r.Type))
+	dst = jsonstring.Append(dst, string(r.Type))
 	dst = append(dst, `,"t":`...)
 	dst = strconv.AppendFloat(dst, float64(r.T)/float64(time.Millisecond), 'f', -1, 64)
 	str := func(key, v string) {
 		dst = append(dst, ',', '"')
 		dst = append(dst, key...)
 		dst = append(dst, '"', ':')
-		dst = strconv.AppendQuote(dst, v)
+		dst = jsonstring.Append(dst, v)
 	}
 	list := func(key string, vs []string) {
 		dst = append(dst, ',', '"')
@@ -31,7 +33,7 @@ func (r *Report) AppendJSON(dst []byte) []byte {
 			if i > 0 {
 				dst = append(dst, ',')
 			}
-			dst = strconv.AppendQuote(dst, v)
+			dst = jsonstring.Append(dst, v)
 		}
 		dst = append(dst, ']')
 	}
@@ -65,7 +67,7 @@ func (r *Report) AppendJSON(dst []byte) []byte {
 				dst = append(dst, ',')
 			}
 			dst = append(dst, `{"id":`...)
-			dst = strconv.AppendQuote(dst, string(o.ID))
+			dst = jsonstring.Append(dst, string(o.ID))
 			list("squares", o.Squares)
 			dst = append(dst, '}')
 		}

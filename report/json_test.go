@@ -1,6 +1,7 @@
 package report
 
 import (
+	"encoding/json"
 	"testing"
 	"time"
 )
@@ -16,7 +17,13 @@ func TestParseReadsWhatAppendJSONWrites(t *testing.T) {
 		{Type: Result, T: 4 * time.Second, Result: Draw, Reason: "stalemate", Law: "fide2023:5.2.1"},
 		{Type: Clock, T: 5 * time.Second, Side: "black", WhiteClock: "0:01:00", BlackClock: "0:00:00", Reason: "flag"},
 		{Type: End, T: 6 * time.Second, FEN: "8/8/8/8/8/8/8/4K2k w - - 0 1", PGN: "[Event \"?\"]\n\n*\n"},
+		// A tag typed by a person may hold any character: the JSON stays
+		// JSON (strconv.Quote's \x01 and \a are not).
+		{Type: End, T: 7 * time.Second, FEN: "8/8/8/8/8/8/8/4K2k w - - 0 1", PGN: "[Event \"Caf\u00e9 \x01\a\x7f\"]\n\n*\n"},
 	} {
+		if !json.Valid(r.AppendJSON(nil)) {
+			t.Errorf("%s: not JSON: %s", r.Type, r.AppendJSON(nil))
+		}
 		got, err := Parse(r.AppendJSON(nil))
 		if err != nil {
 			t.Fatalf("%s: %v", r.Type, err)

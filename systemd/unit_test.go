@@ -109,7 +109,7 @@ func TestUnitSettings(t *testing.T) {
 		}
 	}
 	devices := strings.Join(m["Service.DeviceAllow"], "|")
-	for _, d := range []string{"char-spidev rw", "char-i2c rw", "char-gpiochip rw", "char-ttyACM rw", "char-ttyUSB rw"} {
+	for _, d := range []string{"char-spidev rw", "char-i2c rw", "char-gpiochip rw", "char-ttyACM rw", "char-ttyUSB rw", "char-ttyGS rw"} {
 		if !strings.Contains(devices, d) {
 			t.Errorf("DeviceAllow has no %q", d)
 		}

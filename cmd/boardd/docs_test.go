@@ -243,3 +243,63 @@ func TestGithubSlug(t *testing.T) {
 		t.Errorf("links %v", links)
 	}
 }
+
+// TestLayoutTableNamesEveryPackage keeps README's layout table the map:
+// every directory holding Go code is named in it (itself, or under a parent
+// row that names its sub-packages, such as game/internal/), and every path it
+// names exists.
+func TestLayoutTableNamesEveryPackage(t *testing.T) {
+	readme, err := os.ReadFile(filepath.Join(repoRoot, "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, table, ok := strings.Cut(string(readme), "\n## Layout\n")
+	if !ok {
+		t.Fatal("README has no Layout section")
+	}
+	if end := strings.Index(table, "\n## "); end >= 0 {
+		table = table[:end]
+	}
+	named := map[string]bool{}
+	cell := regexp.MustCompile("^\\| ([^|]+) \\|")
+	path := regexp.MustCompile("`([a-z0-9_./-]+/)`")
+	for _, line := range strings.Split(table, "\n") {
+		m := cell.FindStringSubmatch(line)
+		if m == nil {
+			continue
+		}
+		for _, p := range path.FindAllStringSubmatch(m[1], -1) {
+			dir := strings.TrimSuffix(p[1], "/")
+			named[dir] = true
+			if _, err := os.Stat(filepath.Join(repoRoot, dir)); err != nil {
+				t.Errorf("the layout table names %s/, which does not exist", dir)
+			}
+		}
+	}
+	err = filepath.WalkDir(repoRoot, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			if name := d.Name(); p != repoRoot && (strings.HasPrefix(name, ".") || name == "testdata" || name == "node_modules") {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !strings.HasSuffix(p, ".go") {
+			return nil
+		}
+		dir, _ := filepath.Rel(repoRoot, filepath.Dir(p))
+		dir = filepath.ToSlash(dir)
+		for d := dir; d != "."; d = filepath.ToSlash(filepath.Dir(d)) {
+			if named[d] {
+				return nil
+			}
+		}
+		t.Errorf("%s/ holds Go code and is not in README's layout table", dir)
+		return filepath.SkipDir
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}

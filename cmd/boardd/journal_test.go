@@ -223,6 +223,7 @@ func TestBinary(t *testing.T) {
 	t.Run("systemd notifications", func(t *testing.T) { testSystemdNotifications(t, bin) })
 	t.Run("descriptors run out at a new game", func(t *testing.T) { testDescriptorsRunOut(t, bin) })
 	t.Run("full disk on a small tmpfs", func(t *testing.T) { testFullDisk(t, bin) })
+	t.Run("plays an engine through the console", func(t *testing.T) { testEngine(t, bin) })
 }
 
 // testSIGKILL plays a game into the real boardd binary on the simulated

@@ -20,6 +20,7 @@ func runDaemon(ctx context.Context, env *environment, args []string) int {
 			{"The game", []string{"laws", "time-control", "tournament", "odds"}},
 			{"The board", []string{"config", "sensor", "led", "input"}},
 			{"The console and the hall", []string{"listen", "tls-cert", "tls-key", "hall", "board-id"}},
+			{"Chess apps", []string{"emulate"}},
 			{"State and logs", []string{"state-dir", "archive-cap", "log-level"}},
 			{"Playing the computer", []string{"engine", "engine-side", "engine-elo", "engine-skill", "engine-limit", "engine-book", "engine-clock"}},
 			{"Playing online (lichess; the token in $CREDENTIALS_DIRECTORY/lichess-token or the state directory, never a flag)", []string{"lichess", "lichess-seek", "lichess-rated", "lichess-color", "lichess-accept"}},
@@ -34,6 +35,7 @@ func runDaemon(ctx context.Context, env *environment, args []string) int {
 			"boardd run --engine /usr/games/stockfish --engine-elo 1500   # play Stockfish (Black) on the simulated board",
 			"boardd run --lichess --lichess-seek 15+10 --lichess-rated   # seek a rated 15+10 game on lichess and play it on the board",
 			"boardd run --lichess --lichess-accept alice,bob   # play the challenges of alice and bob on lichess",
+			"boardd run --emulate chesslink:/dev/ttyGS0   # chess apps drive the board as a Millennium ChessLink board",
 		},
 		exit: "Exit status: 0 when stopped; 1 when the board failed; 2 for a bad command line or configuration (every fault on stderr).",
 	}
@@ -67,6 +69,7 @@ func runDaemon(ctx context.Context, env *environment, args []string) int {
 	fs.BoolVar(&o.LichessRated, "lichess-rated", false, "the seek is for a rated game (default casual)")
 	fs.StringVar(&o.LichessColor, "lichess-color", "", "the side the seek asks for: white, black or random (default random)")
 	fs.StringVar(&o.LichessAccept, "lichess-accept", "", "accept the challenges of these lichess players (comma-separated, or anyone) (default none: games started elsewhere are played)")
+	fs.StringVar(&o.Emulate, "emulate", "", "answer chess apps as a Millennium ChessLink board on a serial port: chesslink:PATH, e.g. chesslink:/dev/ttyGS0 (a USB gadget port; docs/chesslink.md; default from the config, else none)")
 	if code, ok := h.parse(env, fs, args); !ok {
 		return code
 	}

@@ -41,6 +41,8 @@ func TestConfigCheckCommand(t *testing.T) {
 		{[]string{"config", "check", bad}, 2, "", bad + ": 2 faults:\nsensor.rate = 0: expected scans a second, a number from 1 to 2000\n" +
 			`buttons.white_clock = "GPIO25": expected a GPIO no other part uses (GPIO25 is the 74HC165 load pin, sensor.hc165.load)`},
 		{[]string{"config", "check", filepath.Join(t.TempDir(), "none.toml")}, 2, "", "none.toml: open"},
+		{[]string{"config", "check", writeFile(t, "emulate.toml", "emulate = \"chesslink:ttyGS0\"\n")}, 2, "",
+			`emulate = "chesslink:ttyGS0": expected a board to answer apps as and its serial port, such as "chesslink:/dev/ttyGS0" (an absolute path), or "" for none`},
 		{[]string{"config", "check"}, 2, "", "usage: boardd config check FILE"},
 		{[]string{"config", "example", "hc595"}, 2, "", `no example wiring "hc595": expected one of apa102, hc165`},
 		{[]string{"config", "frobnicate"}, 2, "", `unknown subcommand "frobnicate"`},
@@ -68,6 +70,9 @@ func TestConfigExamplesCheck(t *testing.T) {
 		path := writeFile(t, "ex.toml", out)
 		if code, _, errs := runHW(t, "config", "check", path); code != 0 {
 			t.Errorf("example %q refused by config check: %s", name, errs)
+		}
+		if !strings.Contains(out, "\nemulate = \"\"\n") {
+			t.Errorf("example %q does not show the emulate key", name)
 		}
 	}
 }

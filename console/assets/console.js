@@ -511,6 +511,9 @@
     const fault = el('engine-fault');
     fault.textContent = o.fault ? `The engine does not answer: ${o.fault}. It is asked again every few seconds; the game is kept.` : '';
     fault.hidden = !o.fault;
+    const recovered = el('engine-recovered');
+    recovered.textContent = !o.fault && o.recovered ? `The engine was restarted after a fault and given the position again: ${o.recovered}.` : '';
+    recovered.hidden = !recovered.textContent;
     el('engine-controls').hidden = !(st.simulated || role === 'arbiter');
     for (const b of document.querySelectorAll('#engine-controls [data-command]')) b.disabled = !o.commands.includes(b.dataset.command);
     el('engine-level-set').disabled = !o.commands.includes('level');

@@ -45,6 +45,12 @@ func (g *Game) onMove(gs gesture.Gesture) {
 			// The offender moved again before the choice: the choice stays
 			// open and this move is judged from the position as it stands.
 		}
+		if g.result != nil {
+			// The lapse let a move stand that ended the game (a mate):
+			// nothing is played after it.
+			g.touched = g.touched[:0]
+			return
+		}
 	}
 	if g.remote[g.cur.Position.Turn] && (rd.Mover == g.cur.Position.Turn || rd.AdverseMan) {
 		// The remote side's move, carried out by the player.

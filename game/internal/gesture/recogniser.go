@@ -98,6 +98,10 @@ func (r *Recogniser) InHand() board.Occupancy {
 	return r.exp.Analysis.Position.Occupancy() &^ r.occ
 }
 
+// Promotion returns the promotion piece side has named for its next
+// promotion, or board.NoKind if none.
+func (r *Recogniser) Promotion(side board.Color) board.Kind { return r.promo[side&1] }
+
 // Syncing reports whether the recogniser is waiting for the board to match
 // the expected position, and whether that wait began with a mismatch.
 func (r *Recogniser) Syncing() (waiting, mismatch bool) { return r.syncing, r.mismatch }
