@@ -23,7 +23,7 @@ func runDaemon(ctx context.Context, env *environment, args []string) int {
 			{"Chess apps", []string{"emulate"}},
 			{"State and logs", []string{"state-dir", "archive-cap", "log-level"}},
 			{"Playing the computer", []string{"engine", "engine-side", "engine-elo", "engine-skill", "engine-limit", "engine-book", "engine-clock"}},
-			{"Playing online (lichess; the token in $CREDENTIALS_DIRECTORY/lichess-token or the state directory, never a flag)", []string{"lichess", "lichess-seek", "lichess-rated", "lichess-color", "lichess-accept"}},
+			{"Playing online (lichess)", []string{"lichess", "lichess-seek", "lichess-rated", "lichess-color", "lichess-accept"}},
 		},
 		examples: []string{
 			"boardd run                          # a simulated board: open http://127.0.0.1:8080",
@@ -64,7 +64,7 @@ func runDaemon(ctx context.Context, env *environment, args []string) int {
 	fs.StringVar(&o.EngineLimit, "engine-limit", "", "the engine's limit a move: movetime:2s, depth:8 or nodes:20000, joined by commas (default 1s a move; with a time control it plays on the clocks)")
 	fs.StringVar(&o.EngineBook, "engine-book", "", "an opening book in Polyglot format for the engine (default none)")
 	fs.StringVar(&o.EngineClock, "engine-clock", "", "the engine's clock runs until its move is carried out on the board (carried) or until it is shown (shown) (default carried)")
-	fs.BoolVar(&o.Lichess, "lichess", false, "play on lichess: the account's game in progress, else a --lichess-seek or a challenge (docs/online.md)")
+	fs.BoolVar(&o.Lichess, "lichess", false, "play on lichess: the account's game in progress, else a --lichess-seek or a challenge; the token is read from $CREDENTIALS_DIRECTORY/lichess-token or lichess-token in the state directory, never from a flag (docs/online.md)")
 	fs.StringVar(&o.LichessSeek, "lichess-seek", "", "seek a game on lichess with this clock: MINUTES+SECONDS, e.g. 15+10 (rapid or classical)")
 	fs.BoolVar(&o.LichessRated, "lichess-rated", false, "the seek is for a rated game (default casual)")
 	fs.StringVar(&o.LichessColor, "lichess-color", "", "the side the seek asks for: white, black or random (default random)")
