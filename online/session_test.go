@@ -310,7 +310,7 @@ func TestLichessEndsTheGame(t *testing.T) {
 			}
 			r := newRig(t, lichesstest.GameSpec{Side: tc.side, Opponent: lichesstest.Opponent{Moves: theirs, AcceptDraw: true}})
 			h := r.hands(script)
-			r.play(h, func(s *game.Snapshot) bool { return s.Moves == 4 && !s.HasAwaiting })
+			r.play(h, func(s *game.Snapshot) bool { return s.Moves >= 4 && s.Position.Turn == tc.side && !s.HasAwaiting })
 			if err := tc.act(r); err != nil {
 				t.Fatal(err)
 			}
