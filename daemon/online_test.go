@@ -1,6 +1,7 @@
 package daemon
 
 import (
+	"context"
 	"errors"
 	"os"
 	"path/filepath"
@@ -8,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/boardd/boardd/board"
+	"github.com/boardd/boardd/lichess"
 	"github.com/boardd/boardd/lichess/lichesstest"
 )
 
@@ -116,4 +119,89 @@ func TestLichessTokenFaults(t *testing.T) {
 			}
 		})
 	}
+}
+
+// newOnlinePlay is the daemon's online part on a local lichess, before it
+// has found a game.
+func newOnlinePlay(t *testing.T, srv *lichesstest.Server, play lichessPlay) *onlinePlay {
+	t.Helper()
+	d, _ := testDaemon(t, Options{Lichess: true})
+	tok, err := lichess.NewToken(srv.Token())
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := lichess.New(lichess.Options{BaseURL: srv.URL(), Token: tok, MinBackoff: 10 * time.Millisecond, MaxBackoff: 100 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &onlinePlay{d: d, client: c, play: play, watchers: map[int]func(){}}
+}
+
+// The game to play: the account's game in progress first; else the game a
+// seek starts; else the game a challenge from a player --lichess-accept
+// names starts (others are left alone).
+func TestLichessFindsTheGame(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	find := func(op *onlinePlay, seek *lichess.Seek) <-chan lichess.GameInfo {
+		ch := make(chan lichess.GameInfo, 1)
+		go func() {
+			g, err := op.find(ctx, seek)
+			if err != nil {
+				t.Errorf("find: %v", err)
+			}
+			ch <- g
+		}()
+		return ch
+	}
+
+	t.Run("in progress", func(t *testing.T) {
+		srv := lichesstest.New(lichesstest.Options{})
+		t.Cleanup(srv.Close)
+		id, err := srv.CreateGame(lichesstest.GameSpec{Side: board.Black, Moves: []string{"e2e4"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		g := <-find(newOnlinePlay(t, srv, lichessPlay{}), &lichess.Seek{Time: 15 * time.Minute})
+		if side, _ := g.Side(); g.GameID != id || side != board.Black {
+			t.Errorf("found %+v, want %s as Black", g, id)
+		}
+		if len(srv.Seeks()) != 0 {
+			t.Error("a seek was made with a game in progress")
+		}
+	})
+
+	t.Run("seek", func(t *testing.T) {
+		srv := lichesstest.New(lichesstest.Options{EventKeepAlive: 100 * time.Millisecond})
+		t.Cleanup(srv.Close)
+		found := find(newOnlinePlay(t, srv, lichessPlay{}), &lichess.Seek{Time: 15 * time.Minute, Increment: 10 * time.Second, Rated: true, Color: "white"})
+		deadline := time.Now().Add(10 * time.Second)
+		for len(srv.Seeks()) == 0 && time.Now().Before(deadline) {
+			time.Sleep(5 * time.Millisecond)
+		}
+		if len(srv.Seeks()) != 1 {
+			t.Fatalf("seeks: %v", srv.Seeks())
+		}
+		id, err := srv.MatchSeek(srv.Seeks()[0], lichesstest.Opponent{Name: "Stranger"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if g := <-found; g.GameID != id {
+			t.Errorf("found %+v, want %s", g, id)
+		}
+	})
+
+	t.Run("challenge", func(t *testing.T) {
+		srv := lichesstest.New(lichesstest.Options{EventKeepAlive: 100 * time.Millisecond})
+		t.Cleanup(srv.Close)
+		srv.Challenge(lichesstest.ChallengeSpec{Opponent: lichesstest.Opponent{ID: "mallory"}})
+		alice := srv.Challenge(lichesstest.ChallengeSpec{Color: "black", Opponent: lichesstest.Opponent{ID: "alice"}})
+		g := <-find(newOnlinePlay(t, srv, lichessPlay{accept: map[string]bool{"alice": true}}), nil)
+		if side, _ := g.Side(); g.GameID == "" || side != board.White || !strings.EqualFold(g.Opponent.ID, "alice") {
+			t.Errorf("found %+v, want alice's game as White", g)
+		}
+		if left := srv.Challenges(); len(left) != 1 || left[0] == alice {
+			t.Errorf("challenges left: %v, want mallory's", left)
+		}
+	})
 }
