@@ -157,7 +157,7 @@ func (op *onlinePlay) run(ctx context.Context) {
 		if err := op.playGame(ctx, info); err != nil && ctx.Err() == nil {
 			op.d.log.Error("lichess: the game stopped", "game", info.GameID, "err", err)
 			op.setSearching("the game " + info.GameID + " stopped: " + err.Error())
-			if errors.Is(err, lichess.ErrTokenRejected) || errors.Is(err, lichess.ErrMissingScope) {
+			if errors.Is(err, lichess.ErrTokenRejected) || errors.Is(err, lichess.ErrMissingScope) || errors.Is(err, errNotOnBoard) {
 				return
 			}
 		}
@@ -170,6 +170,10 @@ func (op *onlinePlay) setSearching(text string) {
 	op.mu.Unlock()
 	op.changed()
 }
+
+// errNotOnBoard: the game in progress on lichess has moves the board's
+// journal does not hold.
+var errNotOnBoard = errors.New("the game has moves on lichess that the board's journal does not hold (it was begun elsewhere): finish it on lichess, then start boardd again")
 
 // errFound stops the event stream once a game is found.
 var errFound = errors.New("found")
@@ -278,8 +282,8 @@ func (op *onlinePlay) playGame(ctx context.Context, g lichess.GameInfo) error {
 		}
 		d.log.Info("lichess: the board's journal holds the game; carrying on", "game", g.GameID, "moves", len(local))
 	} else {
-		if g.HasMoved && g.FEN != "" && g.FEN != board.StartFEN && !strings.HasPrefix(board.StartFEN, g.FEN) {
-			d.log.Warn("lichess: the game in progress has moves the board's journal does not hold; the board plays on only from a new game", "game", g.GameID)
+		if placement, _, _ := strings.Cut(g.FEN, " "); placement != "" && !strings.HasPrefix(board.StartFEN, placement+" ") {
+			return fmt.Errorf("game %s: %w", g.GameID, errNotOnBoard)
 		}
 		if snap.Moves > 0 || snap.Result != nil {
 			l := trace.Line{Kind: trace.Arbiter, Action: trace.ActionNewGame, Side: trace.SideArbiter}

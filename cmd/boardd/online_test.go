@@ -130,6 +130,27 @@ func TestBinaryOnline(t *testing.T) {
 		t.Error("boardd logged the token")
 	}
 
+	// A game begun elsewhere, with moves the board's journal does not
+	// hold: boardd says so and plays nothing, and the board runs on.
+	if _, err := srv.CreateGame(lichesstest.GameSpec{Side: board.White, Moves: []string{"d2d4", "d7d5"}}); err != nil {
+		t.Fatal(err)
+	}
+	fresh := t.TempDir()
+	if err := os.WriteFile(filepath.Join(fresh, "lichess-token"), []byte(srv.Token()), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	p = startBoardd(t, bin, env, "run", "--lichess", "--state-dir", fresh, "--listen", "127.0.0.1:0")
+	waitFor(t, 15*time.Second, "the game begun elsewhere refused", func() bool {
+		return p.logLines("lichess: the game stopped", "does not hold (it was begun elsewhere)") == 1
+	})
+	if posts := len(srv.MovePosts()); posts != 4 {
+		t.Errorf("%d move POSTs, want the first game's 4", posts)
+	}
+	p.cmd.Process.Signal(os.Interrupt)
+	if err := p.wait(t, 10*time.Second); err != nil {
+		t.Errorf("boardd: %v", err)
+	}
+
 	// A revoked token: boardd stops at once and says what to do.
 	srv.RevokeToken(srv.Token())
 	cmd := exec.Command(bin, args...)
