@@ -147,6 +147,45 @@ type Opponent struct {
 	Recovered string `json:"recovered,omitempty"`
 	// Commands are the commands it takes (POST .../opponent).
 	Commands []string `json:"commands"`
+	// Online is the game on lichess when the opponent plays there; nil
+	// for an engine.
+	Online *Online `json:"online,omitempty"`
+}
+
+// Online is a game played on lichess, as its server tells it.
+type Online struct {
+	// URL is the game's page on lichess; Rating the opponent's rating (0
+	// when unknown), Title its title.
+	URL    string `json:"url"`
+	Rating int    `json:"rating,omitempty"`
+	Title  string `json:"title,omitempty"`
+	// Rated and Speed describe the game: "rapid", "classical", ...
+	Rated bool   `json:"rated"`
+	Speed string `json:"speed,omitempty"`
+	// WhiteMs and BlackMs are lichess's clocks (milliseconds left) as of
+	// its last state, Clock says they exist; Running names the side whose
+	// clock runs ("" for none); AgeMs is how long ago lichess said so.
+	Clock   bool   `json:"clock"`
+	WhiteMs int64  `json:"white_ms"`
+	BlackMs int64  `json:"black_ms"`
+	Running string `json:"running,omitempty"`
+	AgeMs   int64  `json:"age_ms"`
+	// Status is lichess's status of the game ("started", "mate", "resign",
+	// ...), Result the result once over.
+	Status string `json:"status,omitempty"`
+	Result string `json:"result,omitempty"`
+	// Up says boardd's link to the game is up; Link says why not.
+	Up   bool   `json:"up"`
+	Link string `json:"link,omitempty"`
+	// DrawOffered and TakebackProposed: the opponent offers a draw, asks
+	// to take back. OpponentGone: the opponent has left the game.
+	DrawOffered      bool `json:"draw_offered,omitempty"`
+	TakebackProposed bool `json:"takeback_proposed,omitempty"`
+	OpponentGone     bool `json:"opponent_gone,omitempty"`
+	// Notice is the last thing the player must know (a move lichess
+	// refused, and why); Searching says boardd is still looking for a game.
+	Notice    string `json:"notice,omitempty"`
+	Searching string `json:"searching,omitempty"`
 }
 
 // Evaluation is an engine's evaluation of a position, from White's point

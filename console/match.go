@@ -3,6 +3,7 @@ package console
 import (
 	"context"
 	"errors"
+	"slices"
 	"strings"
 
 	"github.com/boardd/boardd/opponent"
@@ -63,3 +64,12 @@ func (s matchSource) Command(ctx context.Context, command, value string) error {
 }
 
 func (s matchSource) Watch(fn func()) func() { return s.m.Watch(fn) }
+
+// OpponentCommands lists the commands POST .../opponent takes: an engine's
+// (opponent.Commands) and a game on lichess's (package online: decline,
+// abort, claim-victory besides takeback, draw and resign), sorted.
+func OpponentCommands() []string {
+	known := slices.Concat(opponent.Commands(), []string{"decline", "abort", "claim-victory"})
+	slices.Sort(known)
+	return slices.Compact(known)
+}

@@ -21,7 +21,6 @@ import (
 	"github.com/boardd/boardd/board"
 	"github.com/boardd/boardd/lawset"
 	"github.com/boardd/boardd/logrepeat"
-	"github.com/boardd/boardd/opponent"
 	"github.com/boardd/boardd/timing"
 	"github.com/boardd/boardd/trace"
 )
@@ -580,8 +579,9 @@ func (s *Server) opponent(w http.ResponseWriter, r *http.Request, h *hub) {
 		return
 	}
 	command, value := obj["command"], obj["value"]
-	if !slices.Contains(opponent.Commands(), command) {
-		writeError(w, http.StatusBadRequest, "opponent: command %q: want %s", command, strings.Join(opponent.Commands(), ", "))
+	known := OpponentCommands()
+	if !slices.Contains(known, command) {
+		writeError(w, http.StatusBadRequest, "opponent: command %q: want %s", command, strings.Join(known, ", "))
 		return
 	}
 	if len(value) > 64 {

@@ -40,6 +40,9 @@ func (d *daemon) startConsole() error {
 	if d.engine != nil {
 		lo.Opponent = d.engine.console()
 	}
+	if d.online != nil {
+		lo.Opponent = d.online.console()
+	}
 	local, err := console.NewLocal(d.runner, lo)
 	if err != nil {
 		return err

@@ -51,6 +51,14 @@ type Options struct {
 	// Polyglot book and clock mode (carried, shown).
 	Engine, EngineSide, EngineElo, EngineSkill, EngineLimit, EngineBook, EngineClock string
 
+	// Play on lichess (online.go): resume the account's game in progress,
+	// seek a game (minutes+seconds, rated or casual, a colour), accept the
+	// challenges of the players named (comma-separated, or "anyone").
+	Lichess                   bool
+	LichessSeek, LichessColor string
+	LichessRated              bool
+	LichessAccept             string
+
 	Stdin  io.Reader           // for Input "-"
 	Stderr io.Writer           // the log
 	Getenv func(string) string // the process environment
@@ -86,6 +94,7 @@ type daemon struct {
 	tls      *console.TLS                 // the console's certificate, nil for plain HTTP
 	hall     *hallSetup                   // the hall's settings, nil for no hall (hall.go)
 	engine   *engine                      // the computer opponent, nil for none (engine.go)
+	online   *onlinePlay                  // play on lichess, nil for none (online.go)
 	apps     *emulation                   // the board apps drive, nil for none (emulate.go)
 }
 
@@ -148,6 +157,9 @@ func (d *daemon) start() error {
 	d.runner = game.NewRunner(d.game, d.clock)
 	d.attachJournal()
 	if err := d.startEngine(); err != nil {
+		return err
+	}
+	if err := d.startOnline(); err != nil {
 		return err
 	}
 	if err := d.startLEDs(); err != nil {

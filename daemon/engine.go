@@ -102,6 +102,9 @@ type engine struct {
 func (d *daemon) startEngine() error {
 	e := d.cfg.Engine
 	if e.Path == "" {
+		if d.o.Lichess {
+			return nil // the side played from off the board is lichess's (online.go)
+		}
 		return d.noEngine()
 	}
 	book, err := checkEngine(d.cfg)

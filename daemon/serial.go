@@ -44,7 +44,9 @@ func (d *daemon) serialBoard(spec string) (*serialport.Board, error) {
 	if err != nil {
 		return nil, UsageError{err}
 	}
-	b.TakePresses(func(ctx context.Context, l trace.Line) bool { return d.engine != nil && d.engine.press(ctx, l) })
+	b.TakePresses(func(ctx context.Context, l trace.Line) bool {
+		return d.engine != nil && d.engine.press(ctx, l) || d.online != nil && d.online.press(ctx, l)
+	})
 	boards[o.Key()] = b
 	return b, nil
 }

@@ -434,6 +434,7 @@ func (g *Game) reconcile(ctx context.Context, wg *sync.WaitGroup) error {
 	if plan.Changes() {
 		g.log.Info("lichess: the board follows lichess", "retract", plan.Retract, "show", plan.Show, "conflict", conflictText(plan.Conflict))
 		if g.o.Hooks.Board != nil {
+			g.publish()
 			g.o.Hooks.Board(plan)
 		}
 	}
@@ -490,6 +491,7 @@ func (g *Game) setSent(log []Sent) error {
 	}
 	old := g.sent
 	g.sent = slices.Clone(log)
+	g.publish() // a hook reading the snapshot sees what it is told of
 	if g.o.Hooks.Move != nil {
 		for _, s := range g.sent {
 			if o, ok := findSent(old, s.Ply); !ok || o != s {
@@ -643,6 +645,7 @@ func (g *Game) handleState(ctx context.Context, wg *sync.WaitGroup, s *GameState
 		return err
 	}
 	if g.o.Hooks.State != nil {
+		g.publish()
 		g.o.Hooks.State(s)
 	}
 	return nil

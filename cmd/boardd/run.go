@@ -23,6 +23,7 @@ func runDaemon(ctx context.Context, env *environment, args []string) int {
 			{"Chess apps", []string{"emulate"}},
 			{"State and logs", []string{"state-dir", "archive-cap", "log-level"}},
 			{"Playing the computer", []string{"engine", "engine-side", "engine-elo", "engine-skill", "engine-limit", "engine-book", "engine-clock"}},
+			{"Playing online (lichess)", []string{"lichess", "lichess-seek", "lichess-rated", "lichess-color", "lichess-accept"}},
 		},
 		examples: []string{
 			"boardd run                          # a simulated board: open http://127.0.0.1:8080",
@@ -32,6 +33,8 @@ func runDaemon(ctx context.Context, env *environment, args []string) int {
 			"boardd run --listen 0.0.0.0:8443 --tls-cert /etc/boardd/console.pem --tls-key /etc/boardd/console.key   # the console for the club's network, over HTTPS",
 			"boardd run --hall mqtts://broker.club.lan --board-id board-01",
 			"boardd run --engine /usr/games/stockfish --engine-elo 1500   # play Stockfish (Black) on the simulated board",
+			"boardd run --lichess --lichess-seek 15+10 --lichess-rated   # seek a rated 15+10 game on lichess and play it on the board",
+			"boardd run --lichess --lichess-accept alice,bob   # play the challenges of alice and bob on lichess",
 			"boardd run --emulate chesslink:/dev/ttyGS0   # chess apps drive the board as a Millennium ChessLink board",
 		},
 		exit: "Exit status: 0 when stopped; 1 when the board failed; 2 for a bad command line or configuration (every fault on stderr).",
@@ -61,6 +64,11 @@ func runDaemon(ctx context.Context, env *environment, args []string) int {
 	fs.StringVar(&o.EngineLimit, "engine-limit", "", "the engine's limit a move: movetime:2s, depth:8 or nodes:20000, joined by commas (default 1s a move; with a time control it plays on the clocks)")
 	fs.StringVar(&o.EngineBook, "engine-book", "", "an opening book in Polyglot format for the engine (default none)")
 	fs.StringVar(&o.EngineClock, "engine-clock", "", "the engine's clock runs until its move is carried out on the board (carried) or until it is shown (shown) (default carried)")
+	fs.BoolVar(&o.Lichess, "lichess", false, "play on lichess: the account's game in progress, else a --lichess-seek or a challenge; the token is read from $CREDENTIALS_DIRECTORY/lichess-token or lichess-token in the state directory, never from a flag (docs/online.md)")
+	fs.StringVar(&o.LichessSeek, "lichess-seek", "", "seek a game on lichess with this clock: MINUTES+SECONDS, e.g. 15+10 (rapid or classical)")
+	fs.BoolVar(&o.LichessRated, "lichess-rated", false, "the seek is for a rated game (default casual)")
+	fs.StringVar(&o.LichessColor, "lichess-color", "", "the side the seek asks for: white, black or random (default random)")
+	fs.StringVar(&o.LichessAccept, "lichess-accept", "", "accept the challenges of these lichess players (comma-separated, or anyone) (default none: games started elsewhere are played)")
 	fs.StringVar(&o.Emulate, "emulate", "", "answer chess apps as a Millennium ChessLink board on a serial port: chesslink:PATH, e.g. chesslink:/dev/ttyGS0 (a USB gadget port; docs/chesslink.md; default from the config, else none)")
 	if code, ok := h.parse(env, fs, args); !ok {
 		return code

@@ -525,6 +525,72 @@
       el('engine-level-now').textContent = o.level ? `${o.level} (now)` : 'the level it plays at';
       level.value = match ? match.value : '';
     }
+    drawOnline(st);
+  }
+
+  // clockText writes milliseconds left as a clock does: 14:32, or 0:09.4
+  // under ten seconds.
+  function clockText(ms) {
+    ms = Math.max(0, ms);
+    const s = Math.floor(ms / 1000);
+    if (s < 10) return `0:0${(ms / 1000).toFixed(1)}`;
+    const h = Math.floor(s / 3600), m = Math.floor((s % 3600) / 60), sec = String(s % 60).padStart(2, '0');
+    return h ? `${h}:${String(m).padStart(2, '0')}:${sec}` : `${m}:${sec}`;
+  }
+
+  // drawOnline shows a game played on lichess in the engine's panel: the
+  // opponent and the game's page, lichess's clocks (the running one counted
+  // down here from lichess's last word), the link, offers and notices.
+  let onlineTimer = null;
+  function drawOnline(st) {
+    const o = st.opponent;
+    const g = o && o.online;
+    el('online').hidden = !g;
+    for (const b of document.querySelectorAll('.online-only')) b.hidden = !g;
+    for (const id of ['engine-hint', 'engine-new-game']) el(id).hidden = !!g;
+    for (const id of ['engine-side', 'engine-level']) el(id).closest('.row').hidden = !!g;
+    if (onlineTimer) { clearInterval(onlineTimer); onlineTimer = null; }
+    if (!g) return;
+    el('engine').querySelector('h2').textContent = 'Online on lichess';
+    if (g.searching && !g.url) {
+      el('engine-who').textContent = '';
+      el('online-url').textContent = '';
+      el('online-clocks').hidden = true;
+      el('online-status').textContent = `${cap(g.searching)}.`;
+      el('online-notice').hidden = true;
+      return;
+    }
+    el('engine-who').textContent = `${g.title ? g.title + ' ' : ''}${o.name}${g.rating ? ' (' + g.rating + ')' : ''} plays ${cap(o.side)} on lichess.`;
+    const a = el('online-url');
+    a.href = g.url;
+    a.textContent = g.url;
+    el('online-game').textContent = `${g.rated ? 'rated' : 'casual'}${g.speed ? ' ' + g.speed : ''}`;
+    el('online-clocks').hidden = !g.clock;
+    const since = Date.now() - g.age_ms;
+    const tick = () => {
+      for (const side of ['white', 'black']) {
+        let ms = g[side + '_ms'];
+        if (g.running === side) ms -= Date.now() - since;
+        const c = el('online-clock-' + side);
+        c.textContent = `${cap(side)} ${clockText(ms)}`;
+        c.dataset.running = g.running === side ? 'yes' : 'no';
+      }
+    };
+    if (g.clock) {
+      tick();
+      if (g.running) onlineTimer = setInterval(tick, 500);
+    }
+    const words = [];
+    if (g.result) words.push(`The game is over on lichess: ${g.result} (${g.status}).`);
+    else if (!g.up) words.push(`The link to lichess is down${g.link ? ' (' + g.link + ')' : ''}: reconnecting; moves made meanwhile are sent when it is back.`);
+    if (g.draw_offered) words.push('The opponent offers a draw.');
+    if (g.takeback_proposed) words.push('The opponent asks to take back.');
+    if (g.opponent_gone) words.push('The opponent has left the game.');
+    el('online-status').textContent = words.join(' ');
+    const n = el('online-notice');
+    n.textContent = g.notice ? cap(g.notice) + '.' : '';
+    n.hidden = !g.notice;
+    el('engine-eval').hidden = true;
   }
 
   function render(st) {

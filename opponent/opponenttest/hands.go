@@ -223,7 +223,8 @@ func (h *Hands) Play(ctx context.Context, done func(s *game.Snapshot) bool) (*ga
 }
 
 // await waits until the game has recorded a move more than moves (or
-// stopped waiting for one: a mismatch, a ruling, a result).
+// stopped waiting for one: a mismatch, a ruling, a result, the board to put
+// right after a take-back that came at once).
 func (h *Hands) await(ctx context.Context, moves int) error {
 	deadline := time.Now().Add(h.timeout())
 	for time.Now().Before(deadline) {
@@ -231,7 +232,7 @@ func (h *Hands) await(ctx context.Context, moves int) error {
 		if err != nil {
 			return err
 		}
-		if s.Moves != moves || s.Pending != nil || s.Result != nil || s.Mismatch {
+		if s.Moves != moves || s.Pending != nil || s.Result != nil || s.Mismatch || s.Syncing {
 			return nil
 		}
 		time.Sleep(2 * time.Millisecond)

@@ -1,0 +1,515 @@
+package daemon
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/boardd/boardd/board"
+	"github.com/boardd/boardd/console"
+	"github.com/boardd/boardd/game"
+	"github.com/boardd/boardd/lichess"
+	"github.com/boardd/boardd/online"
+	"github.com/boardd/boardd/opponent"
+	"github.com/boardd/boardd/trace"
+)
+
+// LichessURLEnv names the environment variable that points boardd at
+// another lichess than lichess.org: the tests' local server (package
+// lichesstest). It is not a flag, so that nobody sets it by mistake.
+const LichessURLEnv = "BOARDD_LICHESS_URL"
+
+// lichessPlay is what `boardd run --lichess` was told to do: seek a game,
+// accept challenges, or only resume (and take games started elsewhere).
+type lichessPlay struct {
+	seek   *lichess.Seek
+	accept map[string]bool // challengers whose challenges are accepted (lowercase ids); "*" for anyone
+}
+
+// parseLichessFlags reads the --lichess-* flags.
+func parseLichessFlags(o *Options) (lichessPlay, error) {
+	var p lichessPlay
+	if !o.Lichess {
+		if o.LichessSeek != "" || o.LichessAccept != "" || o.LichessColor != "" || o.LichessRated {
+			return p, errors.New("--lichess-seek, --lichess-accept, --lichess-color and --lichess-rated go with --lichess")
+		}
+		return p, nil
+	}
+	if o.Engine != "" {
+		return p, errors.New("--lichess and --engine: the opponent is on lichess or an engine, not both")
+	}
+	color := strings.ToLower(o.LichessColor)
+	switch color {
+	case "", "random", "white", "black":
+	default:
+		return p, fmt.Errorf("--lichess-color %q: want white, black or random", o.LichessColor)
+	}
+	if o.LichessSeek != "" {
+		minutes, inc, ok := strings.Cut(o.LichessSeek, "+")
+		m, err1 := strconv.ParseFloat(minutes, 64)
+		i, err2 := strconv.Atoi(inc)
+		if !ok || err1 != nil || err2 != nil || m <= 0 || m > 180 || i < 0 || i > 180 {
+			return p, fmt.Errorf("--lichess-seek %q: want MINUTES+SECONDS, e.g. 15+10", o.LichessSeek)
+		}
+		s := lichess.Seek{Time: time.Duration(m * float64(time.Minute)), Increment: time.Duration(i) * time.Second, Rated: o.LichessRated, Color: color}
+		if s.Time+40*s.Increment < 8*time.Minute {
+			return p, fmt.Errorf("--lichess-seek %q: the Board API seeks rapid and classical games only: minutes + 40 × increment must come to 8 minutes or more", o.LichessSeek)
+		}
+		p.seek = &s
+	} else if o.LichessColor != "" || o.LichessRated {
+		return p, errors.New("--lichess-color and --lichess-rated describe a seek: give --lichess-seek too")
+	}
+	if o.LichessAccept != "" {
+		p.accept = map[string]bool{}
+		for _, name := range strings.Split(o.LichessAccept, ",") {
+			name = strings.ToLower(strings.TrimSpace(name))
+			if name == "anyone" {
+				name = "*"
+			}
+			if name != "" {
+				p.accept[name] = true
+			}
+		}
+	}
+	return p, nil
+}
+
+// onlinePlay is the running board's play on lichess: the client, the game
+// being played (a session and the match that drives its player), and
+// what the console and the buttons reach.
+type onlinePlay struct {
+	d       *daemon
+	client  *lichess.Client
+	account lichess.Account
+	play    lichessPlay
+
+	mu        sync.Mutex
+	session   *online.Session
+	match     *opponent.Match
+	searching string
+	watchers  map[int]func()
+	nextWatch int
+	unwatch   []func()
+}
+
+// startOnline checks the token and starts looking for the game to play:
+// the account's game in progress, else a seek or a challenge. A missing,
+// revoked or wrong-scope token stops boardd with a message saying what to
+// do.
+func (d *daemon) startOnline() error {
+	play, err := parseLichessFlags(&d.o)
+	if err != nil {
+		return UsageError{err}
+	}
+	if !d.o.Lichess {
+		return nil
+	}
+	token, path, err := lichess.ReadToken(d.o.Getenv("CREDENTIALS_DIRECTORY"), d.stateDir)
+	if err != nil {
+		return UsageError{err}
+	}
+	client, err := lichess.New(lichess.Options{BaseURL: d.o.Getenv(LichessURLEnv), Token: token, Logger: d.log})
+	if err != nil {
+		return UsageError{err}
+	}
+	ctx, cancel := context.WithTimeout(d.ctx, 30*time.Second)
+	account, err := client.CheckToken(ctx)
+	cancel()
+	if err != nil {
+		return fmt.Errorf("%w (token from %s)", err, path)
+	}
+	d.log.Info("lichess", "account", account.Username, "token_file", path)
+	op := &onlinePlay{d: d, client: client, account: account, play: play, watchers: map[int]func(){}, searching: "looking for the game to play on lichess"}
+	d.online = op
+	ctx, stop := context.WithCancel(d.ctx)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		op.run(ctx)
+	}()
+	d.onClose(func() error {
+		stop()
+		<-done
+		return nil
+	})
+	return nil
+}
+
+// run plays lichess games one after the other until ctx ends: first the
+// account's game in progress, or the seek; then games started by
+// challenges.
+func (op *onlinePlay) run(ctx context.Context) {
+	seek := op.play.seek
+	for ctx.Err() == nil {
+		info, err := op.find(ctx, seek)
+		seek = nil
+		if err != nil {
+			if ctx.Err() == nil {
+				op.d.log.Error("lichess: no game to play", "err", err)
+				op.setSearching("no game: " + err.Error())
+			}
+			return
+		}
+		if err := op.playGame(ctx, info); err != nil && ctx.Err() == nil {
+			op.d.log.Error("lichess: the game stopped", "game", info.GameID, "err", err)
+			op.setSearching("the game " + info.GameID + " stopped: " + err.Error())
+			if errors.Is(err, lichess.ErrTokenRejected) || errors.Is(err, lichess.ErrMissingScope) || errors.Is(err, errNotOnBoard) {
+				return
+			}
+		}
+	}
+}
+
+func (op *onlinePlay) setSearching(text string) {
+	op.mu.Lock()
+	op.searching = text
+	op.mu.Unlock()
+	op.changed()
+}
+
+// errNotOnBoard: the game in progress on lichess has moves the board's
+// journal does not hold.
+var errNotOnBoard = errors.New("the game has moves on lichess that the board's journal does not hold (it was begun elsewhere): finish it on lichess, then start boardd again")
+
+// errFound stops the event stream once a game is found.
+var errFound = errors.New("found")
+
+// find returns the game to play: the account's game in progress that the
+// Board API can play, else the one a seek or an accepted challenge starts
+// (or one started elsewhere, e.g. in a browser).
+func (op *onlinePlay) find(ctx context.Context, seek *lichess.Seek) (lichess.GameInfo, error) {
+	playing, err := op.client.Playing(ctx)
+	if err != nil {
+		return lichess.GameInfo{}, err
+	}
+	for _, g := range playing {
+		if playable(g) {
+			op.d.log.Info("lichess: resuming the game in progress", "game", g.GameID)
+			return g, nil
+		}
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	if seek != nil {
+		op.setSearching(fmt.Sprintf("seeking a %s game on lichess (%s+%d)", map[bool]string{true: "rated", false: "casual"}[seek.Rated], seek.Time, int(seek.Increment/time.Second)))
+		go func() {
+			// The event stream is open by the time the seek is answered:
+			// the game starts there.
+			if _, err := op.client.Seek(ctx, *seek); err != nil && ctx.Err() == nil {
+				op.d.log.Warn("lichess: the seek ended", "err", err)
+			}
+		}()
+	} else {
+		op.setSearching("waiting on lichess for a challenge or a game")
+	}
+	var found lichess.GameInfo
+	err = op.client.FollowEvents(ctx, func(ev lichess.Event) error {
+		switch e := ev.(type) {
+		case *lichess.GameStart:
+			if playable(e.Game) {
+				found = e.Game
+				return errFound
+			}
+			op.d.log.Info("lichess: a game the board cannot play is ignored", "game", e.Game.GameID, "variant", e.Game.Variant)
+		case *lichess.ChallengeEvent:
+			op.challenge(ctx, e.Challenge)
+		}
+		return nil
+	}, nil)
+	if errors.Is(err, errFound) {
+		return found, nil
+	}
+	return lichess.GameInfo{}, err
+}
+
+// playable says whether the board can play g: standard chess through the
+// Board API.
+func playable(g lichess.GameInfo) bool {
+	if g.Status.Finished() {
+		return false
+	}
+	switch g.Variant {
+	case "", "standard":
+	default:
+		return false
+	}
+	_, ok := g.Side()
+	return ok
+}
+
+// challenge accepts a challenge to the account from a player --lichess-accept
+// names.
+func (op *onlinePlay) challenge(ctx context.Context, c lichess.Challenge) {
+	if c.Direction == "out" || c.Status != "created" {
+		return
+	}
+	if !op.play.accept["*"] && !op.play.accept[strings.ToLower(c.Challenger.ID)] {
+		op.d.log.Info("lichess: a challenge not accepted (--lichess-accept does not name the challenger)", "challenge", c.ID, "from", c.Challenger.Name)
+		return
+	}
+	if c.Variant != "" && c.Variant != "standard" {
+		op.d.log.Info("lichess: a challenge to a variant declined", "challenge", c.ID, "variant", c.Variant)
+		_ = op.client.DeclineChallenge(ctx, c.ID, "standard")
+		return
+	}
+	if err := op.client.AcceptChallenge(ctx, c.ID); err != nil {
+		op.d.log.Warn("lichess: challenge not accepted", "challenge", c.ID, "err", err)
+		return
+	}
+	op.d.log.Info("lichess: challenge accepted", "challenge", c.ID, "from", c.Challenger.Name)
+}
+
+// playGame plays g on the board until it is over on lichess.
+func (op *onlinePlay) playGame(ctx context.Context, g lichess.GameInfo) error {
+	d := op.d
+	side, _ := g.Side()
+	url := siteURL(d.o.Getenv(LichessURLEnv)) + "/" + g.GameID
+	// The board's game is this game if its PGN names it (boardd restarted
+	// mid-game); else the board begins a new game for it.
+	local, snap, site, err := op.boardGame(ctx)
+	if err != nil {
+		return err
+	}
+	var sent []lichess.Sent
+	logPath := online.SendLogPath(d.stateDir, g.GameID)
+	if site == url && snap.Result == nil {
+		if sent, err = online.LoadSendLog(logPath); err != nil {
+			return err
+		}
+		d.log.Info("lichess: the board's journal holds the game; carrying on", "game", g.GameID, "moves", len(local))
+	} else {
+		if placement, _, _ := strings.Cut(g.FEN, " "); placement != "" && !strings.HasPrefix(board.StartFEN, placement+" ") {
+			return fmt.Errorf("game %s: %w", g.GameID, errNotOnBoard)
+		}
+		if snap.Moves > 0 || snap.Result != nil {
+			l := trace.Line{Kind: trace.Arbiter, Action: trace.ActionNewGame, Side: trace.SideArbiter}
+			if err := d.runner.Submit(ctx, l); err != nil {
+				return fmt.Errorf("a new game on the board for lichess's: %w", err)
+			}
+		}
+		local = nil
+	}
+	s, err := online.New(online.Options{
+		Client: op.client, Runner: d.runner, GameID: g.GameID, Side: side, SiteURL: siteURL(d.o.Getenv(LichessURLEnv)),
+		Local: local, Sent: sent, SendLog: logPath, SetTag: op.setTag, Logger: d.log,
+	})
+	if err != nil {
+		return err
+	}
+	oppSide := opponent.Black
+	if side == board.Black {
+		oppSide = opponent.White
+	}
+	m, err := opponent.New(opponent.Options{Runner: d.runner, Player: s.Player(), Side: oppSide, SetTag: op.setTag, Logger: d.log})
+	if err != nil {
+		return err
+	}
+	op.mu.Lock()
+	op.session, op.match, op.searching = s, m, ""
+	op.unwatch = []func(){s.Watch(op.changed), m.Watch(op.changed)}
+	op.mu.Unlock()
+	op.changed()
+	d.log.Info("lichess: playing", "game", g.GameID, "url", url, "side", side, "opponent", g.Opponent.Username)
+	mctx, stopMatch := context.WithCancel(ctx)
+	matchDone := make(chan struct{})
+	go func() {
+		defer close(matchDone)
+		_ = m.Run(mctx)
+	}()
+	err = s.Run(ctx)
+	stopMatch()
+	<-matchDone
+	op.mu.Lock()
+	for _, u := range op.unwatch {
+		u()
+	}
+	op.unwatch = nil
+	op.mu.Unlock()
+	if err == nil {
+		st := s.State()
+		d.log.Info("lichess: the game is over", "game", g.GameID, "status", st.Status, "result", st.Result)
+		op.setSearching("the game is over (" + st.Status + "); waiting on lichess for a challenge or a game")
+	}
+	return err
+}
+
+// siteURL is lichess's address for games' pages.
+func siteURL(base string) string {
+	if base == "" {
+		return lichess.DefaultBaseURL
+	}
+	return strings.TrimRight(base, "/")
+}
+
+// boardGame reads the board's game: its moves from the start (UCI), its
+// snapshot, and its PGN's Site tag.
+func (op *onlinePlay) boardGame(ctx context.Context) ([]string, *game.Snapshot, string, error) {
+	type result struct {
+		moves []string
+		snap  *game.Snapshot
+		site  string
+	}
+	ch := make(chan result, 1)
+	err := op.d.runner.Do(ctx, func(g *game.Game, _ time.Duration) {
+		_, moves := g.Line()
+		out := make([]string, len(moves))
+		for i, m := range moves {
+			out[i] = m.UCI()
+		}
+		ch <- result{out, g.Snapshot(), g.Record().Tags["Site"]}
+	})
+	if err != nil {
+		return nil, nil, "", err
+	}
+	select {
+	case r := <-ch:
+		return r.moves, r.snap, r.site, nil
+	default:
+		return nil, nil, "", context.Canceled
+	}
+}
+
+// setTag sets a PGN tag, journalled.
+func (op *onlinePlay) setTag(ctx context.Context, name, value string) error {
+	var err error
+	if derr := op.d.runner.Do(ctx, func(_ *game.Game, now time.Duration) { err = op.d.journal.rec.SetTag(now, name, value) }); derr != nil {
+		return derr
+	}
+	return err
+}
+
+func (op *onlinePlay) changed() {
+	op.mu.Lock()
+	fns := make([]func(), 0, len(op.watchers))
+	for _, w := range op.watchers {
+		fns = append(fns, w)
+	}
+	op.mu.Unlock()
+	for _, w := range fns {
+		w()
+	}
+}
+
+// current returns the session and match of the game being played (nil
+// while looking for one).
+func (op *onlinePlay) current() (*online.Session, *opponent.Match, string) {
+	op.mu.Lock()
+	defer op.mu.Unlock()
+	return op.session, op.match, op.searching
+}
+
+// press takes a button press on the opponent's side (nobody sits there):
+// j'adoube asks to take back, check offers a draw, claim claims victory
+// when the opponent has left. It reports whether the press was one.
+func (op *onlinePlay) press(ctx context.Context, l trace.Line) bool {
+	s, m, _ := op.current()
+	if s == nil || l.Kind != trace.Press || l.Side != m.State().Side.String() {
+		return false
+	}
+	var command string
+	switch l.Button {
+	case trace.ButtonJadoube:
+		command = online.CommandTakeBack
+	case trace.ButtonCheck:
+		command = online.CommandDraw
+	case trace.ButtonClaim:
+		command = online.CommandClaimVictory
+	default:
+		op.d.log.Info("the lichess opponent's side's button does nothing", "button", l.Button, "side", l.Side)
+		return true
+	}
+	if err := s.Do(ctx, command, ""); err != nil {
+		op.d.log.Warn("lichess command by button not carried out", "button", l.Button, "command", command, "err", err)
+	}
+	return true
+}
+
+// console is the online game as the console's engine panel shows it.
+func (op *onlinePlay) console() console.OpponentSource { return onlineSource{op} }
+
+type onlineSource struct{ op *onlinePlay }
+
+func (src onlineSource) Opponent() *console.Opponent {
+	s, m, searching := src.op.current()
+	if s == nil {
+		return &console.Opponent{Name: "lichess", Side: "black", Commands: []string{}, Online: &console.Online{Searching: searching}}
+	}
+	return consoleOpponent(m.State(), s.State(), time.Now())
+}
+
+func (src onlineSource) Command(ctx context.Context, command, value string) error {
+	s, _, _ := src.op.current()
+	if s == nil {
+		return &console.RefusedError{Err: errors.New("no game on lichess yet")}
+	}
+	return consoleCommand(ctx, s, command, value)
+}
+
+func (src onlineSource) Watch(fn func()) func() {
+	op := src.op
+	op.mu.Lock()
+	id := op.nextWatch
+	op.nextWatch++
+	op.watchers[id] = fn
+	op.mu.Unlock()
+	return func() {
+		op.mu.Lock()
+		delete(op.watchers, id)
+		op.mu.Unlock()
+	}
+}
+
+// consoleOpponent is a game on lichess as the page shows it in the
+// opponent's panel: the match's state (who plays which side, the move to
+// carry out) and the session's (the game's page, the opponent's rating,
+// lichess's clocks as of now, offers, link, notices), with the commands
+// lichess takes now.
+func consoleOpponent(ms opponent.State, st online.State, now time.Time) *console.Opponent {
+	o := &console.Opponent{
+		Name: st.Opponent, Side: ms.Side.String(), Thinking: ms.Thinking, Move: ms.Move, Fault: ms.Fault,
+		Commands: []string{},
+		Online: &console.Online{
+			URL: st.URL, Rating: st.Rating, Title: st.Title, Rated: st.Rated, Speed: st.Speed,
+			Status: st.Status, Result: st.Result, Up: st.Up, Link: st.Link,
+			DrawOffered: st.DrawOffered, TakebackProposed: st.TakebackProposed, OpponentGone: st.OpponentGone,
+			Notice: st.Notice,
+		},
+	}
+	if o.Name == "" {
+		o.Name = "?"
+	}
+	if st.Fault != "" {
+		o.Fault = st.Fault
+	}
+	if c := st.Clocks; c != nil {
+		o.Online.Clock, o.Online.WhiteMs, o.Online.BlackMs = true, c.White.Milliseconds(), c.Black.Milliseconds()
+		o.Online.AgeMs = max(now.Sub(c.At).Milliseconds(), 0)
+		if c.Running && st.Result == "" {
+			o.Online.Running = st.Turn.String()
+		}
+	}
+	if st.Result == "" && st.Fault == "" {
+		o.Commands = append(o.Commands, online.CommandTakeBack, online.CommandDraw, online.CommandResign, online.CommandAbort)
+		if st.DrawOffered || st.TakebackProposed {
+			o.Commands = append(o.Commands, online.CommandDecline)
+		}
+		if st.OpponentGone {
+			o.Commands = append(o.Commands, online.CommandClaimVictory)
+		}
+	}
+	return o
+}
+
+// consoleCommand gives the session a command from the console's page;
+// what lichess or the session refuses is a console.RefusedError (409).
+func consoleCommand(ctx context.Context, s *online.Session, command, value string) error {
+	err := s.Do(ctx, command, value)
+	if errors.Is(err, online.ErrRefused) {
+		return &console.RefusedError{Err: errors.New(strings.TrimPrefix(err.Error(), online.ErrRefused.Error()+": "))}
+	}
+	return err
+}
