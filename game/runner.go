@@ -101,10 +101,12 @@ func (r *Runner) noticeChange(first bool) {
 }
 
 // Do runs fn on the loop goroutine with the game and the current time,
-// and waits for it. It returns ctx's error if the runner stopped first. fn
-// may read the game and apply inputs; it must not keep the game.
+// and waits for it. It returns nil only if fn ran; otherwise ctx's error
+// (the runner stopped, or ctx ended before fn's turn came). fn may read the
+// game and apply inputs; it must not keep the game.
 func (r *Runner) Do(ctx context.Context, fn func(g *Game, now time.Duration)) error {
 	done := make(chan struct{})
+	ran := false // written by call before done closes
 	call := func() {
 		defer close(done)
 		if ctx.Err() != nil {
@@ -113,6 +115,7 @@ func (r *Runner) Do(ctx context.Context, fn func(g *Game, now time.Duration)) er
 		now := r.clock.Now()
 		r.g.Advance(now)
 		fn(r.g, now)
+		ran = true
 	}
 	select {
 	case r.calls <- call:
@@ -121,6 +124,9 @@ func (r *Runner) Do(ctx context.Context, fn func(g *Game, now time.Duration)) er
 	}
 	select {
 	case <-done:
+		if !ran {
+			return ctx.Err()
+		}
 		return nil
 	case <-ctx.Done():
 		return ctx.Err()
