@@ -54,6 +54,20 @@ const (
 	ContinualRepetition                       // nycc:V: a continual repetition, on a claim
 )
 
+// IntendedMoveClaim is a draw claim on the move the claimant is about to
+// make: the claim button pressed by the player having the move before he
+// touches a man, when the position on the board does not bear the claim out
+// but one of his moves would, is decided when his next move is made. It
+// draws when that move makes the position stand for the third time
+// (RepetitionLaw) or completes the moves of the count without capture or
+// pawn move (CountLaw); otherwise it is an incorrect claim
+// (IncorrectClaimLaw). A claim that no move could bear out is refused at
+// once, as it would be whatever move the claimant meant.
+type IntendedMoveClaim struct {
+	RepetitionLaw report.Law
+	CountLaw      report.Law
+}
+
 // CountRule says how a law-set limits an end-game without mate.
 type CountRule struct {
 	Law         report.Law
@@ -194,6 +208,15 @@ type LawSet struct {
 	// IncorrectClaimLaw refuses a draw claim not borne out, with time to the
 	// opponent (fide2023:9.5.3); empty where an idle claim does nothing.
 	IncorrectClaimLaw report.Law
+	// IntendedMoveClaim lets a draw claim rest on the move the claimant is
+	// about to make (fide2023:9.2.1.1, 9.3.1); nil where the code knows no
+	// such claim.
+	IntendedMoveClaim *IntendedMoveClaim
+	// ClaimAfterTouchLaw takes the right to claim a draw on this move from
+	// the player having the move once he has touched a man to move or take
+	// it (fide2023:9.4): his claim is refused under it. Empty where a touch
+	// ends no claim.
+	ClaimAfterTouchLaw report.Law
 	// InsufficientDraw: a draw when neither side can mate (nycc:V; FIDE's
 	// dead position, fide2023:5.2.2), with the reason the result gives.
 	InsufficientDraw   bool

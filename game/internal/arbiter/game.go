@@ -126,6 +126,11 @@ type Game struct {
 	announce        [2]bool
 	falseCheck      *falseCheckState
 	annulled        int
+
+	// intended is a draw claim on the move its claimant is about to make
+	// (fide2023:9.2.1.1, 9.3.1), decided when he makes it.
+	intended *intendedClaim
+
 	// notes are the PGN notes of rulings made while no move stood;
 	// startResume is the position play went on from then, when a ruling
 	// changed it (a forgotten man set in its place before any move).
@@ -210,6 +215,7 @@ func (g *Game) begin(a *board.Analysis) {
 	g.notes, g.startResume, g.termination = nil, nil, ""
 	g.movedSincePress = [2]bool{}
 	g.awaiting = nil
+	g.intended = nil
 	g.hasLast = false
 	g.exp = gesture.Expectation{Mode: gesture.Play, Analysis: a}
 }

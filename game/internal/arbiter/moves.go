@@ -18,6 +18,11 @@ func (g *Game) onMove(gs gesture.Gesture) {
 	if g.result != nil {
 		return
 	}
+	if ic := g.intended; ic != nil && ic.side == rd.Mover {
+		// The move the claim rested on: decided once the move is judged.
+		g.intended = nil
+		defer g.decideIntended(t, ic, len(g.moves))
+	}
 	if p := g.pending; p != nil {
 		switch {
 		case p.lapseByOffender:
@@ -960,6 +965,7 @@ func (g *Game) stand(t time.Duration, d *decision, by report.Party) {
 // play resumes with the obligation in force.
 func (g *Game) restoreTo(t time.Duration, target *board.Analysis, ob *obligation) {
 	g.cur = target
+	g.intended = nil // the position it was made in is gone
 	g.restored = &restoreState{then: target, imposed: ob}
 	g.imposed = nil
 	g.exp = gesture.Expectation{Mode: gesture.Restore, Analysis: target}

@@ -72,3 +72,12 @@ func (p *positions) current(byPlacement bool) int {
 	}
 	return p.counts[k]
 }
+
+// count returns how often the position k has stood: whole, or by placement
+// alone.
+func (p *positions) count(k board.RepetitionKey, byPlacement bool) int {
+	if byPlacement {
+		return p.placement[placementOf(k)]
+	}
+	return p.counts[k]
+}

@@ -119,6 +119,15 @@ func (g *Game) claim(t time.Duration, side board.Color) {
 		// having the move.
 		return
 	}
+	if ic := g.intended; ic != nil && ic.side == side {
+		return // claimed already: his next move decides it
+	}
+	if law := g.laws.ClaimAfterTouchLaw; law != "" && len(g.touched) > 0 {
+		// fide2023:9.4: a man touched to move or take it ends the right to
+		// claim on this move, whatever the position.
+		g.refuse(t, side, law, fmt.Sprintf("%s touched the man on %s before claiming: no claim on this move", side, g.touched[0].Square))
+		return
+	}
 	reps := g.repetitions()
 	switch g.laws.Repetition {
 	case lawset.ThreefoldClaim:
@@ -139,6 +148,12 @@ func (g *Game) claim(t time.Duration, side board.Color) {
 	if cr.ResetByPawn && !cr.OnNotice {
 		if pos.HalfMoves >= cr.Plies {
 			g.finish(t, report.Draw, "fifty moves without capture or pawn move, claimed", cr.Law)
+			return
+		}
+		if g.laws.IntendedMoveClaim != nil && g.someMoveBearsClaim() {
+			// fide2023:9.2.1.1, 9.3.1: the claim rests on the move he is
+			// about to make; it is decided when he makes it.
+			g.intended = &intendedClaim{side: side, t: t}
 			return
 		}
 		g.incorrectClaim(t, side)
@@ -211,4 +226,58 @@ func (g *Game) incorrectClaim(t time.Duration, claimant board.Color) {
 	if g.OnIncorrectClaim != nil {
 		g.OnIncorrectClaim(t, claimant)
 	}
+}
+
+// intendedClaim is a draw claim made before the claimant's move, resting on
+// that move (fide2023:9.2.1.1, 9.3.1).
+type intendedClaim struct {
+	side board.Color
+	t    time.Duration
+}
+
+// someMoveBearsClaim reports whether some legal move of the side to move
+// would make the position stand for the third time or complete the count
+// without capture or pawn move: only then can a claim rest on the move
+// about to be made.
+func (g *Game) someMoveBearsClaim() bool {
+	a := g.cur
+	cr := g.laws.Count
+	for _, m := range a.Moves {
+		next := a.Position.Apply(m)
+		if g.laws.Repetition == lawset.ThreefoldClaim && g.seen.count(next.Key(), g.laws.RepetitionByPlacement) >= 2 {
+			return true
+		}
+		if cr != nil && cr.ResetByPawn && !cr.OnNotice && next.HalfMoves >= cr.Plies {
+			return true
+		}
+	}
+	return false
+}
+
+// decideIntended decides a claim resting on the move the claimant has just
+// made, once that move is judged (movesBefore: how many moves stood before
+// it). The move drew only if it stands, lawful, as the claimant's: a move
+// taken back or left waiting for a ruling bears nothing out. A game the
+// move ended otherwise (a mate, the fivefold repetition) needs no answer.
+func (g *Game) decideIntended(t time.Duration, ic *intendedClaim, movesBefore int) {
+	if g.result != nil {
+		return
+	}
+	stands := g.pending == nil && g.restored == nil && len(g.moves) == movesBefore+1
+	if stands {
+		last := g.moves[len(g.moves)-1]
+		stands = last.legal && last.side == ic.side && last.resume == nil
+	}
+	laws := g.laws.IntendedMoveClaim
+	if stands && laws != nil {
+		if g.laws.Repetition == lawset.ThreefoldClaim && g.repetitions() >= 3 {
+			g.finish(t, report.Draw, "threefold repetition claimed on the move then made", laws.RepetitionLaw)
+			return
+		}
+		if cr := g.laws.Count; cr != nil && cr.ResetByPawn && !cr.OnNotice && g.cur.Position.HalfMoves >= cr.Plies {
+			g.finish(t, report.Draw, "fifty moves without capture or pawn move, claimed on the move then made", laws.CountLaw)
+			return
+		}
+	}
+	g.incorrectClaim(t, ic.side)
 }
