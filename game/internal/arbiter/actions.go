@@ -72,5 +72,6 @@ func (g *Game) SetLaws(ls *lawset.LawSet) error {
 	}
 	g.laws = ls
 	g.opts.Laws = ls
+	g.intended = nil // a claim on the intended move is the old code's
 	return nil
 }

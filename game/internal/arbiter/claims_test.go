@@ -2,6 +2,8 @@ package arbiter
 
 import (
 	"testing"
+
+	"github.com/boardd/boardd/lawset"
 )
 
 // shuffleKnights plays the knights out and back twice less one move: the
@@ -115,4 +117,25 @@ func TestDrawClaims(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestIntendedClaimGoesWithItsLaws: a claim on the intended move made under
+// fide2023 is not decided under a code put in force before the move (which
+// knows no such claim and no law to refuse it by).
+func TestIntendedClaimGoesWithItsLaws(t *testing.T) {
+	h := newHarness(t, "fide2023", "")
+	shuffleKnights(h)
+	h.press("claim", "black")
+	nycc, err := lawset.Lookup("nycc")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := h.g.SetLaws(nycc); err != nil {
+		t.Fatal(err)
+	}
+	h.move("f6g8")
+	got := h.lines()
+	expectLines(t, got, "move f6g8")
+	refuseLine(t, got, "ruling")
+	refuseLine(t, got, "result")
 }
