@@ -139,3 +139,23 @@ func TestIntendedClaimGoesWithItsLaws(t *testing.T) {
 	refuseLine(t, got, "ruling")
 	refuseLine(t, got, "result")
 }
+
+// BenchmarkClaimOnIntendedMove measures what a claim press costs when the
+// position does not bear it out and every legal move must be tried (the
+// middle game of a Ruy Lopez, about thirty moves, none repeating).
+func BenchmarkClaimOnIntendedMove(b *testing.B) {
+	ls, err := lawset.Lookup("fide2023")
+	if err != nil {
+		b.Fatal(err)
+	}
+	g, err := NewGame(Options{Laws: ls, Setup: "r1bqkb1r/1ppp1ppp/p1n2n2/4p3/B3P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 2 5"})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if g.someMoveBearsClaim() {
+			b.Fatal("no move repeats a position here")
+		}
+	}
+}
