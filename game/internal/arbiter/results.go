@@ -153,7 +153,7 @@ func (g *Game) claim(t time.Duration, side board.Color) {
 		if g.laws.IntendedMoveClaim != nil && g.someMoveBearsClaim() {
 			// fide2023:9.2.1.1, 9.3.1: the claim rests on the move he is
 			// about to make; it is decided when he makes it.
-			g.intended = &intendedClaim{side: side, t: t}
+			g.intended = &intendedClaim{side: side}
 			return
 		}
 		g.incorrectClaim(t, side)
@@ -232,7 +232,6 @@ func (g *Game) incorrectClaim(t time.Duration, claimant board.Color) {
 // that move (fide2023:9.2.1.1, 9.3.1).
 type intendedClaim struct {
 	side board.Color
-	t    time.Duration
 }
 
 // someMoveBearsClaim reports whether some legal move of the side to move
