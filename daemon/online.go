@@ -295,7 +295,7 @@ func (op *onlinePlay) playGame(ctx context.Context, g lichess.GameInfo) error {
 	}
 	s, err := online.New(online.Options{
 		Client: op.client, Runner: d.runner, GameID: g.GameID, Side: side, SiteURL: siteURL(d.o.Getenv(LichessURLEnv)),
-		Local: local, Sent: sent, SendLog: logPath, SetTag: op.setTag, Logger: d.log,
+		Local: local, Sent: sent, SendLog: logPath, SetTag: op.setTag, Logger: d.log, Clock: d.clock,
 	})
 	if err != nil {
 		return err

@@ -28,6 +28,7 @@ import (
 	"github.com/boardd/boardd/board"
 	"github.com/boardd/boardd/game"
 	"github.com/boardd/boardd/lichess"
+	"github.com/boardd/boardd/timing"
 	"github.com/boardd/boardd/trace"
 )
 
@@ -55,6 +56,10 @@ type Options struct {
 	SetTag func(ctx context.Context, name, value string) error
 	// Logger receives the session's doings; nil discards them.
 	Logger *slog.Logger
+	// Clock tells when lichess's states come, so that the side to move's
+	// clock counts down from there (Clocks.Since, State.ClocksAt); a
+	// timing.Real if nil. The daemon gives the board's clock.
+	Clock timing.Clock
 }
 
 // Clocks are lichess's clocks as its last state gave them.
@@ -64,6 +69,29 @@ type Clocks struct {
 	// Running says a clock runs (the game has started and is not over).
 	At      time.Time
 	Running bool
+	// Since is Options.Clock's reading when the state came.
+	Since time.Duration
+}
+
+// ClocksAt returns both sides' remaining times at now (a reading of
+// Options.Clock): lichess's last figures, the side to move's counted down
+// from the moment they came while its clock runs, never below zero. ok is
+// false for a game without a clock (or before lichess has given one).
+func (st State) ClocksAt(now time.Duration) (white, black time.Duration, ok bool) {
+	c := st.Clocks
+	if c == nil {
+		return 0, 0, false
+	}
+	white, black = c.White, c.Black
+	if c.Running && st.Result == "" {
+		spent := max(now-c.Since, 0)
+		if st.Turn == board.White {
+			white = max(white-spent, 0)
+		} else {
+			black = max(black-spent, 0)
+		}
+	}
+	return white, black, true
 }
 
 // State is the online game as the console shows it. It is a value.
@@ -170,6 +198,9 @@ func New(o Options) (*Session, error) {
 		return nil, fmt.Errorf("online: %w", err)
 	}
 	s.game = g
+	if o.Clock == nil {
+		s.o.Clock = timing.NewReal()
+	}
 	o.Runner.OnChange(func(*game.Snapshot) { s.poke() })
 	s.st = State{GameID: o.GameID, URL: s.url, Side: o.Side, Turn: board.White}
 	return s, nil
@@ -318,7 +349,7 @@ func (s *Session) onState(gs *lichess.GameState) {
 		}
 		st.DrawOffered, st.TakebackProposed = gs.OffersDraw(them), gs.ProposesTakeback(them)
 		if hasClock {
-			st.Clocks = &Clocks{White: gs.WhiteTime, Black: gs.BlackTime, At: s.clock(), Running: gs.Status == lichess.StatusStarted && len(gs.Moves) >= 2}
+			st.Clocks = &Clocks{White: gs.WhiteTime, Black: gs.BlackTime, At: s.clock(), Since: s.o.Clock.Now(), Running: gs.Status == lichess.StatusStarted && len(gs.Moves) >= 2}
 		}
 	})
 }
