@@ -4,12 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/boardd/boardd/board"
+	"github.com/boardd/boardd/config"
 	"github.com/boardd/boardd/console"
 	"github.com/boardd/boardd/game"
 	"github.com/boardd/boardd/lichess"
@@ -30,8 +30,37 @@ type lichessPlay struct {
 	accept map[string]bool // challengers whose challenges are accepted (lowercase ids); "*" for anyone
 }
 
-// parseLichessFlags reads the --lichess-* flags.
-func parseLichessFlags(o *Options) (lichessPlay, error) {
+// lichessFlags lays the --lichess-* flags over the configuration's
+// [lichess] section (the flag names the key in a fault).
+func lichessFlags(o *Options, c *config.Config, byFlag map[string]string) {
+	li := &c.Lichess
+	if o.LichessSeek != "" {
+		li.Seek, byFlag["lichess.seek"] = o.LichessSeek, "--lichess-seek"
+	}
+	if o.LichessColor != "" {
+		li.Color, byFlag["lichess.color"] = strings.ToLower(o.LichessColor), "--lichess-color"
+	}
+	if o.LichessRated {
+		li.Rated, byFlag["lichess.rated"] = true, "--lichess-rated"
+	}
+	if o.LichessAccept != "" {
+		li.Accept = nil
+		for _, name := range strings.Split(o.LichessAccept, ",") {
+			if name = strings.TrimSpace(name); name != "" {
+				li.Accept = append(li.Accept, name)
+			}
+		}
+		for i := range li.Accept {
+			byFlag[fmt.Sprintf("lichess.accept[%d]", i)] = "--lichess-accept"
+		}
+	}
+}
+
+// lichessPlayOf reads what `boardd run --lichess` is to do from the
+// configuration's [lichess] section with the flags over it (c, checked).
+// The --lichess-* flags go with --lichess, and online play excludes an
+// engine.
+func lichessPlayOf(o *Options, c *config.Config) (lichessPlay, error) {
 	var p lichessPlay
 	if !o.Lichess {
 		if o.LichessSeek != "" || o.LichessAccept != "" || o.LichessColor != "" || o.LichessRated {
@@ -39,40 +68,28 @@ func parseLichessFlags(o *Options) (lichessPlay, error) {
 		}
 		return p, nil
 	}
-	if o.Engine != "" {
+	switch {
+	case o.Engine != "":
 		return p, errors.New("--lichess and --engine: the opponent is on lichess or an engine, not both")
+	case c.Engine.Path != "":
+		return p, fmt.Errorf("--lichess and engine.path %q in the configuration: the opponent is on lichess or an engine, not both (set engine.path = \"\" to play online)", c.Engine.Path)
 	}
-	color := strings.ToLower(o.LichessColor)
-	switch color {
-	case "", "random", "white", "black":
-	default:
-		return p, fmt.Errorf("--lichess-color %q: want white, black or random", o.LichessColor)
-	}
-	if o.LichessSeek != "" {
-		minutes, inc, ok := strings.Cut(o.LichessSeek, "+")
-		m, err1 := strconv.ParseFloat(minutes, 64)
-		i, err2 := strconv.Atoi(inc)
-		if !ok || err1 != nil || err2 != nil || m <= 0 || m > 180 || i < 0 || i > 180 {
-			return p, fmt.Errorf("--lichess-seek %q: want MINUTES+SECONDS, e.g. 15+10", o.LichessSeek)
+	li := c.Lichess
+	if li.Seek != "" {
+		initial, inc, want := config.LichessSeekClock(li.Seek)
+		if want != "" {
+			return p, fmt.Errorf("lichess.seek %q: expected %s", li.Seek, want)
 		}
-		s := lichess.Seek{Time: time.Duration(m * float64(time.Minute)), Increment: time.Duration(i) * time.Second, Rated: o.LichessRated, Color: color}
-		if s.Time+40*s.Increment < 8*time.Minute {
-			return p, fmt.Errorf("--lichess-seek %q: the Board API seeks rapid and classical games only: minutes + 40 × increment must come to 8 minutes or more", o.LichessSeek)
-		}
-		p.seek = &s
-	} else if o.LichessColor != "" || o.LichessRated {
-		return p, errors.New("--lichess-color and --lichess-rated describe a seek: give --lichess-seek too")
+		p.seek = &lichess.Seek{Time: initial, Increment: inc, Rated: li.Rated, Color: li.Color}
 	}
-	if o.LichessAccept != "" {
+	if len(li.Accept) > 0 {
 		p.accept = map[string]bool{}
-		for _, name := range strings.Split(o.LichessAccept, ",") {
-			name = strings.ToLower(strings.TrimSpace(name))
+		for _, name := range li.Accept {
+			name = strings.ToLower(name)
 			if name == "anyone" {
 				name = "*"
 			}
-			if name != "" {
-				p.accept[name] = true
-			}
+			p.accept[name] = true
 		}
 	}
 	return p, nil
@@ -101,7 +118,7 @@ type onlinePlay struct {
 // revoked or wrong-scope token stops boardd with a message saying what to
 // do.
 func (d *daemon) startOnline() error {
-	play, err := parseLichessFlags(&d.o)
+	play, err := lichessPlayOf(&d.o, d.cfg)
 	if err != nil {
 		return UsageError{err}
 	}

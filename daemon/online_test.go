@@ -10,57 +10,86 @@ import (
 	"time"
 
 	"github.com/boardd/boardd/board"
+	"github.com/boardd/boardd/config"
 	"github.com/boardd/boardd/lichess"
 	"github.com/boardd/boardd/lichess/lichesstest"
 )
 
-// The --lichess flags: a seek's clock, colour and rating, the players whose
-// challenges are accepted; faults named by the flag.
-func TestLichessFlags(t *testing.T) {
+// What --lichess plays: the [lichess] section of the configuration with
+// the --lichess-* flags over it (a seek's clock, colour and rating, the
+// players whose challenges are accepted); faults named by the flag or the
+// key.
+func TestLichessSettings(t *testing.T) {
+	const file = `[lichess]
+seek = "30+0"
+rated = true
+color = "black"
+accept = ["carol"]
+`
 	tests := []struct {
+		name    string
+		file    string // the configuration file, "" for none
 		o       Options
 		want    string // the fault, "" for none
 		seek    time.Duration
 		inc     time.Duration
+		rated   bool
 		color   string
 		accepts []string
 	}{
-		{o: Options{}},
-		{o: Options{Lichess: true}},
-		{o: Options{Lichess: true, LichessSeek: "15+10", LichessRated: true, LichessColor: "White"}, seek: 15 * time.Minute, inc: 10 * time.Second, color: "white"},
-		{o: Options{Lichess: true, LichessSeek: "7.5+3"}, seek: 7*time.Minute + 30*time.Second, inc: 3 * time.Second},
-		{o: Options{Lichess: true, LichessAccept: "Alice, bob,anyone"}, accepts: []string{"alice", "bob", "*"}},
-		{o: Options{Lichess: true, LichessSeek: "3+2"}, want: "rapid and classical games only"},
-		{o: Options{Lichess: true, LichessSeek: "fifteen"}, want: `--lichess-seek "fifteen": want MINUTES+SECONDS`},
-		{o: Options{Lichess: true, LichessSeek: "15+10", LichessColor: "green"}, want: `--lichess-color "green"`},
-		{o: Options{Lichess: true, LichessRated: true}, want: "give --lichess-seek too"},
-		{o: Options{LichessSeek: "15+10"}, want: "go with --lichess"},
-		{o: Options{Lichess: true, Engine: "/usr/games/stockfish"}, want: "--lichess and --engine"},
+		{name: "no online play", o: Options{}},
+		{name: "online, no seek", o: Options{Lichess: true}},
+		{name: "flags", o: Options{Lichess: true, LichessSeek: "15+10", LichessRated: true, LichessColor: "White"}, seek: 15 * time.Minute, inc: 10 * time.Second, rated: true, color: "white"},
+		{name: "fraction of a minute", o: Options{Lichess: true, LichessSeek: "7.5+3"}, seek: 7*time.Minute + 30*time.Second, inc: 3 * time.Second},
+		{name: "accept flag", o: Options{Lichess: true, LichessAccept: "Alice, bob,anyone"}, accepts: []string{"alice", "bob", "*"}},
+		{name: "the file", file: file, o: Options{Lichess: true}, seek: 30 * time.Minute, rated: true, color: "black", accepts: []string{"carol"}},
+		{name: "flags over the file", file: file, o: Options{Lichess: true, LichessSeek: "15+10", LichessColor: "white", LichessAccept: "dave"}, seek: 15 * time.Minute, inc: 10 * time.Second, rated: true, color: "white", accepts: []string{"dave"}},
+		{name: "the file without --lichess is kept for later", file: file, o: Options{}},
+		{name: "blitz", o: Options{Lichess: true, LichessSeek: "3+2"}, want: "--lichess-seek (lichess.seek) = \"3+2\": expected a clock \"MINUTES+SECONDS\""},
+		{name: "not a clock", o: Options{Lichess: true, LichessSeek: "fifteen"}, want: `--lichess-seek (lichess.seek) = "fifteen"`},
+		{name: "colour", o: Options{Lichess: true, LichessSeek: "15+10", LichessColor: "green"}, want: `--lichess-color (lichess.color) = "green": expected white, black or random`},
+		{name: "colour in the file", file: "[lichess]\nseek = \"15+10\"\ncolor = \"green\"\n", o: Options{Lichess: true}, want: `lichess.color = "green": expected white, black or random`},
+		{name: "rated without a seek", o: Options{Lichess: true, LichessRated: true}, want: `--lichess-rated (lichess.rated) = true: expected false without lichess.seek`},
+		{name: "a name that is none", o: Options{Lichess: true, LichessAccept: "alice,b*b"}, want: `--lichess-accept (lichess.accept[1]) = "b*b": expected a lichess user name`},
+		{name: "flags without --lichess", o: Options{LichessSeek: "15+10"}, want: "go with --lichess"},
+		{name: "engine flag", o: Options{Lichess: true, Engine: "/usr/games/stockfish"}, want: "--lichess and --engine"},
+		{name: "engine in the file", file: "[engine]\npath = \"/usr/games/stockfish\"\n", o: Options{Lichess: true}, want: `--lichess and engine.path "/usr/games/stockfish"`},
 	}
 	for _, tc := range tests {
-		p, err := parseLichessFlags(&tc.o)
-		if tc.want != "" {
-			if err == nil || !strings.Contains(err.Error(), tc.want) {
-				t.Errorf("%+v: %v, want %q", tc.o, err, tc.want)
+		t.Run(tc.name, func(t *testing.T) {
+			o := tc.o
+			o.Config = writeFile(t, "boardd.toml", tc.file)
+			c, err := Check(o)
+			var p lichessPlay
+			if err == nil {
+				p, err = lichessPlayOf(&o, c)
 			}
-			continue
-		}
-		if err != nil {
-			t.Errorf("%+v: %v", tc.o, err)
-			continue
-		}
-		if tc.seek != 0 {
-			if p.seek == nil || p.seek.Time != tc.seek || p.seek.Increment != tc.inc || p.seek.Color != tc.color || p.seek.Rated != tc.o.LichessRated {
-				t.Errorf("%+v: seek %+v", tc.o, p.seek)
+			if tc.want != "" {
+				var ue UsageError
+				if err == nil || !strings.Contains(err.Error(), tc.want) || !errors.As(err, &ue) {
+					t.Errorf("%v, want the usage error %q", err, tc.want)
+				}
+				return
 			}
-		} else if p.seek != nil {
-			t.Errorf("%+v: a seek %+v", tc.o, p.seek)
-		}
-		for _, a := range tc.accepts {
-			if !p.accept[a] {
-				t.Errorf("%+v: %q not accepted (%v)", tc.o, a, p.accept)
+			if err != nil {
+				t.Fatal(err)
 			}
-		}
+			if tc.seek != 0 {
+				if p.seek == nil || p.seek.Time != tc.seek || p.seek.Increment != tc.inc || p.seek.Color != tc.color || p.seek.Rated != tc.rated {
+					t.Errorf("seek %+v", p.seek)
+				}
+			} else if p.seek != nil {
+				t.Errorf("a seek %+v", p.seek)
+			}
+			if len(p.accept) != len(tc.accepts) {
+				t.Errorf("accepts %v, want %v", p.accept, tc.accepts)
+			}
+			for _, a := range tc.accepts {
+				if !p.accept[a] {
+					t.Errorf("%q not accepted (%v)", a, p.accept)
+				}
+			}
+		})
 	}
 }
 
@@ -99,7 +128,7 @@ func TestLichessTokenFaults(t *testing.T) {
 				srv.RevokeToken(srv.Token())
 			}
 			d, logs := testDaemon(t, Options{Lichess: true})
-			d.stateDir = dir
+			d.stateDir, d.cfg = dir, config.Default()
 			d.o.Getenv = func(k string) string {
 				if k == LichessURLEnv {
 					return srv.URL()
