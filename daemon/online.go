@@ -104,6 +104,11 @@ type onlinePlay struct {
 	account lichess.Account
 	play    lichessPlay
 
+	// newGame is told when the board begins a new game: the arbiter's (the
+	// console's) new-game command, or the start position set up on a board
+	// that waited for one.
+	newGame chan struct{}
+
 	mu        sync.Mutex
 	session   *online.Session
 	match     *opponent.Match
@@ -141,6 +146,7 @@ func (d *daemon) startOnline() error {
 	}
 	d.log.Info("lichess", "account", account.Username, "token_file", path)
 	op := &onlinePlay{d: d, client: client, account: account, play: play, watchers: map[int]func(){}, searching: "looking for the game to play on lichess"}
+	op.watchBoard()
 	d.online = op
 	ctx, stop := context.WithCancel(d.ctx)
 	done := make(chan struct{})
@@ -156,9 +162,34 @@ func (d *daemon) startOnline() error {
 	return nil
 }
 
+// watchBoard tells op.newGame when the board begins a new game.
+func (op *onlinePlay) watchBoard() {
+	op.newGame = make(chan struct{}, 1)
+	tell := func() {
+		select {
+		case op.newGame <- struct{}{}:
+		default:
+		}
+	}
+	op.d.runner.OnInput(func(l trace.Line) {
+		if l.Kind == trace.Arbiter && l.Action == trace.ActionNewGame {
+			tell()
+		}
+	})
+	awaiting := false
+	op.d.runner.OnChange(func(s *game.Snapshot) {
+		if awaiting && s.Mode != game.AwaitNewGame && s.Result == nil {
+			tell()
+		}
+		awaiting = s.Mode == game.AwaitNewGame
+	})
+}
+
 // run plays lichess games one after the other until ctx ends: first the
-// account's game in progress, or the seek; then games started by
-// challenges.
+// account's game in progress, or the seek. When a game is over, a seek is
+// made again once the board begins a new game (the board's or the
+// console's new-game command); without a seek, boardd goes on waiting for
+// a challenge it accepts or a game started elsewhere.
 func (op *onlinePlay) run(ctx context.Context) {
 	seek := op.play.seek
 	for ctx.Err() == nil {
@@ -177,6 +208,17 @@ func (op *onlinePlay) run(ctx context.Context) {
 			if errors.Is(err, lichess.ErrTokenRejected) || errors.Is(err, lichess.ErrMissingScope) || errors.Is(err, errNotOnBoard) {
 				return
 			}
+			continue
+		}
+		if op.play.seek != nil && ctx.Err() == nil {
+			// The game is over: the next seek waits for the player's word,
+			// a new game begun on the board.
+			select {
+			case <-ctx.Done():
+				return
+			case <-op.newGame:
+			}
+			seek = op.play.seek
 		}
 	}
 }
@@ -310,6 +352,7 @@ func (op *onlinePlay) playGame(ctx context.Context, g lichess.GameInfo) error {
 		}
 		local = nil
 	}
+	op.drainNewGame() // the board's new game for this one is not the next's
 	s, err := online.New(online.Options{
 		Client: op.client, Runner: d.runner, GameID: g.GameID, Side: side, SiteURL: siteURL(d.o.Getenv(LichessURLEnv)),
 		Local: local, Sent: sent, SendLog: logPath, SetTag: op.setTag, Logger: d.log, Clock: d.clock,
@@ -349,9 +392,21 @@ func (op *onlinePlay) playGame(ctx context.Context, g lichess.GameInfo) error {
 	if err == nil {
 		st := s.State()
 		d.log.Info("lichess: the game is over", "game", g.GameID, "status", st.Status, "result", st.Result)
-		op.setSearching("the game is over (" + st.Status + "); waiting on lichess for a challenge or a game")
+		if op.play.seek != nil {
+			op.setSearching("the game is over (" + st.Status + "); begin a new game on the board or in the console to seek another")
+		} else {
+			op.setSearching("the game is over (" + st.Status + "); waiting on lichess for a challenge or a game")
+		}
 	}
 	return err
+}
+
+// drainNewGame forgets a new game the board began before now.
+func (op *onlinePlay) drainNewGame() {
+	select {
+	case <-op.newGame:
+	default:
+	}
 }
 
 // siteURL is lichess's address for games' pages.

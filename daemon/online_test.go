@@ -3,6 +3,7 @@ package daemon
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -11,8 +12,10 @@ import (
 
 	"github.com/boardd/boardd/board"
 	"github.com/boardd/boardd/config"
+	"github.com/boardd/boardd/game"
 	"github.com/boardd/boardd/lichess"
 	"github.com/boardd/boardd/lichess/lichesstest"
+	"github.com/boardd/boardd/trace"
 )
 
 // What --lichess plays: the [lichess] section of the configuration with
@@ -233,4 +236,170 @@ func TestLichessFindsTheGame(t *testing.T) {
 			t.Errorf("challenges left: %v, want mallory's", left)
 		}
 	})
+}
+
+// onlineDaemon is a daemon playing on the local lichess srv from the
+// configuration's [lichess] section (the journal in a fresh state
+// directory, no console, no hardware), its runner running until the test
+// ends.
+func onlineDaemon(t *testing.T, srv *lichesstest.Server, section string) *daemon {
+	t.Helper()
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "lichess-token"), []byte(srv.Token()+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	d, _ := testDaemon(t, Options{StateDir: dir, Lichess: true, Config: writeFile(t, "boardd.toml", section)})
+	d.o.Getenv = func(k string) string {
+		if k == LichessURLEnv {
+			return srv.URL()
+		}
+		return ""
+	}
+	if err := d.configure(); err != nil {
+		t.Fatal(err)
+	}
+	d.stateDir = dir
+	ctx, cancel := context.WithCancel(context.Background())
+	d.ctx = ctx
+	if err := d.openJournal(); err != nil {
+		t.Fatal(err)
+	}
+	d.runner = game.NewRunner(d.game, d.clock)
+	d.attachJournal()
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		_ = d.runner.Run(ctx)
+	}()
+	t.Cleanup(func() {
+		cancel()
+		d.close()
+		<-done
+	})
+	if err := d.startOnline(); err != nil {
+		t.Fatal(err)
+	}
+	return d
+}
+
+// waitFor polls ok until it holds, failing the test after 10 s.
+func waitFor(t *testing.T, what string, ok func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for !ok() {
+		if time.Now().After(deadline) {
+			t.Fatalf("waiting for %s", what)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+// After an online game ends, the next seek (with the same settings) waits
+// for the board's new game, from the console's new-game command or from
+// the start position set up on the board, and then plays the game it
+// finds.
+func TestLichessSeeksAgainAtANewGame(t *testing.T) {
+	srv := lichesstest.New(lichesstest.Options{EventKeepAlive: 100 * time.Millisecond, GameKeepAlive: 100 * time.Millisecond})
+	t.Cleanup(srv.Close)
+	d := onlineDaemon(t, srv, "[lichess]\nseek = \"15+10\"\nrated = true\ncolor = \"black\"\n")
+	ctx := d.ctx
+	playing := func(id string) bool {
+		s, _, _ := d.online.current()
+		return s != nil && s.State().GameID == id && s.State().Opponent != ""
+	}
+	snap := func() *game.Snapshot {
+		s, err := d.runner.Snapshot(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
+	// playOne matches the seek waiting, checks the game has the seek's
+	// settings, and has the opponent resign it.
+	playOne := func(n int) {
+		t.Helper()
+		waitFor(t, fmt.Sprintf("seek %d", n), func() bool { return len(srv.Seeks()) == 1 })
+		id, err := srv.MatchSeek(srv.Seeks()[0], lichesstest.Opponent{Name: fmt.Sprint("Stranger", n)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		waitFor(t, "game "+id, func() bool { return playing(id) })
+		s, _, _ := d.online.current()
+		if g, _ := srv.Game(id); g.Side != board.Black || !s.State().Rated || s.State().Speed != "rapid" {
+			t.Errorf("game %d: side %v, rated %v, speed %q; want the seek's: Black, rated, rapid (15+10)", n, g.Side, s.State().Rated, s.State().Speed)
+		}
+		if err := srv.OpponentResigns(id); err != nil {
+			t.Fatal(err)
+		}
+		waitFor(t, "the result on the board", func() bool { return snap().Result != nil })
+		waitFor(t, "the game over", func() bool {
+			_, _, searching := d.online.current()
+			return strings.Contains(searching, "begin a new game")
+		})
+		// No seek before the board's new game.
+		time.Sleep(100 * time.Millisecond)
+		if len(srv.Seeks()) != 0 {
+			t.Fatalf("game %d: a seek before the board's new game", n)
+		}
+	}
+	playOne(1)
+	// The console's new-game command.
+	if err := d.runner.Submit(ctx, trace.Line{Kind: trace.Arbiter, Action: trace.ActionNewGame, Side: trace.SideArbiter}); err != nil {
+		t.Fatal(err)
+	}
+	playOne(2)
+	// The board cleared and set up again: the game begins by itself.
+	if snap().Mode != game.AwaitNewGame {
+		t.Fatalf("after the result the board is in mode %v", snap().Mode)
+	}
+	setUp(t, ctx, d.runner, func() board.Occupancy { p := board.Start(); return p.Occupancy() }())
+	playOne(3)
+}
+
+// setUp clears the board of occ's men and sets them up again, as a player
+// does to begin a new game on a board that waits for one.
+func setUp(t *testing.T, ctx context.Context, r *game.Runner, occ board.Occupancy) {
+	t.Helper()
+	for _, kind := range []trace.Kind{trace.Lift, trace.Place} {
+		for _, sq := range occ.Squares() {
+			if err := r.Submit(ctx, trace.Line{Kind: kind, Square: sq}); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+}
+
+// Without a seek but with players to accept, boardd goes on after a game
+// ends: the next challenge of a player it accepts starts the next game,
+// which the board begins by itself.
+func TestLichessAcceptsTheNextChallenge(t *testing.T) {
+	srv := lichesstest.New(lichesstest.Options{EventKeepAlive: 100 * time.Millisecond, GameKeepAlive: 100 * time.Millisecond})
+	t.Cleanup(srv.Close)
+	d := onlineDaemon(t, srv, "[lichess]\naccept = [\"alice\"]\n")
+	for n := 1; n <= 2; n++ {
+		srv.Challenge(lichesstest.ChallengeSpec{Color: "black", Opponent: lichesstest.Opponent{ID: "alice", Name: "Alice"}})
+		var id string
+		waitFor(t, fmt.Sprintf("game %d", n), func() bool {
+			s, _, _ := d.online.current()
+			if s == nil || s.State().Opponent == "" || s.State().Result != "" {
+				return false
+			}
+			id = s.State().GameID
+			return true
+		})
+		if err := srv.OpponentResigns(id); err != nil {
+			t.Fatal(err)
+		}
+		waitFor(t, "the result on the board", func() bool {
+			s, err := d.runner.Snapshot(d.ctx)
+			return err == nil && s.Result != nil
+		})
+		waitFor(t, "the game over", func() bool {
+			_, _, searching := d.online.current()
+			return strings.Contains(searching, "waiting on lichess for a challenge")
+		})
+	}
+	if len(srv.Seeks()) != 0 {
+		t.Error("a seek without lichess.seek")
+	}
 }
