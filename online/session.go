@@ -429,7 +429,87 @@ func (s *Session) boardLoop(ctx context.Context) {
 		}
 		s.handLast(ctx)
 		s.giveResult(ctx)
+		s.followElsewhere(ctx)
 	}
+}
+
+// followElsewhere keeps the board in step with a move of the board's side
+// that lichess has and the board has not made: the player moved on
+// lichess itself (a browser, the app). The board takes back a move of its
+// own side that lichess has another move for at that ply, and shows
+// lichess's move on the LEDs (as a hint: the men to move) for the player
+// to make, with a notice saying so; the move made, lichess and the board
+// agree again and nothing is sent.
+func (s *Session) followElsewhere(ctx context.Context) {
+	moves, snap, err := s.boardMoves(ctx)
+	if err != nil || snap.Result != nil || snap.Mode != game.Play {
+		return
+	}
+	theirs := s.game.Snapshot().Moves
+	common := 0
+	for common < len(moves) && common < len(theirs) && moves[common] == theirs[common] {
+		common++
+	}
+	start, err := s.startPosition()
+	if err != nil {
+		return
+	}
+	ours := func(ply int) bool { return (ply%2 == 0) == (start.Turn == s.o.Side) }
+	switch {
+	case common < len(moves) && common < len(theirs) && ours(common):
+		// The board's move at this ply is not lichess's.
+		plies := len(moves) - common
+		s.setNotice(fmt.Sprintf("the move %s did not count: %s was played on lichess: put the men back and make it on the board", moves[common], theirs[common]))
+		l := trace.Line{Kind: trace.TakeBack, Plies: plies, Side: s.o.Side.String()}
+		if err := s.o.Runner.Submit(ctx, l); err != nil && ctx.Err() == nil {
+			s.log.Warn("online: a move lichess has another for not taken back on the board", "move", moves[common], "lichess", theirs[common], "err", err)
+			return
+		}
+		s.log.Info("online: the board takes back a move lichess has another for", "move", moves[common], "lichess", theirs[common])
+	case common == len(moves) && len(theirs) > len(moves) && ours(len(moves)) && snap.Position.Turn == s.o.Side:
+		m, err := board.ParseUCI(theirs[len(moves)])
+		if err != nil {
+			return
+		}
+		if snap.HasHint && snap.Hint == m {
+			return
+		}
+		a, err := board.Analyse(snap.Position)
+		if err != nil || !a.IsLegal(m) {
+			return
+		}
+		san := a.SAN(m)
+		set := false
+		if err := s.o.Runner.Do(ctx, func(g *game.Game, now time.Duration) {
+			if cur := g.Snapshot(); cur.Moves == snap.Moves && cur.Result == nil && cur.Position.Turn == s.o.Side {
+				g.SetHint(now, &m)
+				set = true
+			}
+		}); err != nil || !set {
+			return
+		}
+		s.log.Info("online: a move of the board's side made on lichess; shown for the board", "move", m.UCI(), "san", san)
+		s.setNotice(fmt.Sprintf("%s was played on lichess (not on the board): make it on the board as the LEDs show", san))
+	}
+}
+
+// setNotice sets the notice, telling watchers only if it changed.
+func (s *Session) setNotice(text string) {
+	if s.State().Notice == text {
+		return
+	}
+	s.update(func(st *State) { st.Notice = text })
+}
+
+// startPosition is the position lichess's game began from.
+func (s *Session) startPosition() (board.Position, error) {
+	s.mu.Lock()
+	f := s.full
+	s.mu.Unlock()
+	if f == nil || f.InitialFEN == "" || f.InitialFEN == "startpos" {
+		return board.Start(), nil
+	}
+	return board.ParseFEN(f.InitialFEN)
 }
 
 // handLast hands lichess the board's move that ended the board's game (a
