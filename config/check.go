@@ -209,6 +209,39 @@ func checkEngineClock(s string) string {
 	return `"carried" (the engine's clock runs until its move is carried out on the board) or "shown" (until it is shown)`
 }
 
+func checkLichessSeek(s string) string {
+	if s == "" {
+		return ""
+	}
+	if _, _, want := LichessSeekClock(s); want != "" {
+		return want + `, or "" for no seek`
+	}
+	return ""
+}
+
+func checkLichessColor(s string) string {
+	switch s {
+	case "", "white", "black", "random":
+		return ""
+	}
+	return `white, black or random (the side the seek asks for)`
+}
+
+// checkLichessName accepts a lichess user name (2 to 30 letters, digits,
+// "_" and "-") or "anyone".
+func checkLichessName(s string) string {
+	const want = `a lichess user name (2 to 30 letters, digits, "_" or "-") or "anyone"`
+	if len(s) < 2 || len(s) > 30 {
+		return want
+	}
+	for _, r := range s {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '_' || r == '-') {
+			return want
+		}
+	}
+	return ""
+}
+
 // checkEngineLimit accepts "" and what --engine-limit accepts: the limit
 // items of a level (movetime, depth, nodes), read as the engine reads them.
 func checkEngineLimit(s string) string {
@@ -252,6 +285,8 @@ func (c *Config) Check() error {
 		{"engine.limit", c.Engine.Limit, checkEngineLimit},
 		{"engine.book", c.Engine.Book, checkFile},
 		{"engine.clock", c.Engine.Clock, checkEngineClock},
+		{"lichess.seek", c.Lichess.Seek, checkLichessSeek},
+		{"lichess.color", c.Lichess.Color, checkLichessColor},
 	} {
 		if want := f.check(f.v); want != "" {
 			fail(f.key, f.v, want)
@@ -259,6 +294,19 @@ func (c *Config) Check() error {
 	}
 	if c.Engine.Elo > 0 && c.Engine.Skill >= 0 {
 		fail("engine.skill", int64(c.Engine.Skill), "-1 (none) with engine.elo set: an Elo or a Skill Level, not both")
+	}
+	for i, name := range c.Lichess.Accept {
+		if want := checkLichessName(name); want != "" {
+			fail(fmt.Sprintf("lichess.accept[%d]", i), name, want)
+		}
+	}
+	if c.Lichess.Seek == "" {
+		if c.Lichess.Color != "" {
+			fail("lichess.color", c.Lichess.Color, `"" without lichess.seek: the colour is a seek's`)
+		}
+		if c.Lichess.Rated {
+			fail("lichess.rated", c.Lichess.Rated, "false without lichess.seek: rated or casual is a seek's")
+		}
 	}
 	if (c.TLSCert == "") != (c.TLSKey == "") {
 		if c.TLSCert == "" {

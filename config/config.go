@@ -17,6 +17,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"strconv"
 	"strings"
 	"time"
 
@@ -54,6 +55,44 @@ type Config struct {
 	Buttons      Buttons
 	ClockDisplay ClockDisplay
 	Engine       Engine
+	Lichess      Lichess
+}
+
+// Lichess holds the settings of online play on lichess ([lichess]), used
+// when boardd runs with --lichess; the flags --lichess-seek,
+// --lichess-rated, --lichess-color and --lichess-accept override them. The
+// token is never here: it is a file of its own (docs/online.md).
+type Lichess struct {
+	// Seek is the clock of the game to seek, "MINUTES+SECONDS" ("15+10");
+	// "" seeks none (boardd resumes, or waits for a game or a challenge).
+	Seek string
+	// Rated seeks a rated game (casual otherwise).
+	Rated bool
+	// Color is the side the seek asks for: white, black or random ("" is
+	// random).
+	Color string
+	// Accept names the lichess players whose challenges are accepted;
+	// "anyone" accepts all.
+	Accept []string
+}
+
+// LichessSeekClock reads a seek's clock "MINUTES+SECONDS" (the minutes may
+// have a fraction: "7.5+3"). It returns what was expected when s will not
+// do: the Board API seeks rapid and classical games only, whose minutes
+// plus 40 times the increment come to 8 or more.
+func LichessSeekClock(s string) (initial, increment time.Duration, want string) {
+	const syntax = `a clock "MINUTES+SECONDS" such as "15+10" (minutes up to 180, seconds up to 180)`
+	minutes, inc, ok := strings.Cut(s, "+")
+	m, err1 := strconv.ParseFloat(minutes, 64)
+	i, err2 := strconv.Atoi(inc)
+	if !ok || err1 != nil || err2 != nil || !(m > 0) || m > 180 || i < 0 || i > 180 {
+		return 0, 0, syntax
+	}
+	initial, increment = time.Duration(m*float64(time.Minute)), time.Duration(i)*time.Second
+	if initial+40*increment < 8*time.Minute {
+		return 0, 0, syntax + ` for a rapid or classical game, as the Board API seeks no others: minutes + 40 × seconds must come to 8 or more`
+	}
+	return initial, increment, ""
 }
 
 // Engine configures the chess engine that plays one side ([engine]); an

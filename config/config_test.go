@@ -53,6 +53,19 @@ emulate = "chesslink:/dev/ttyGS0"`, func(t *testing.T, c *Config) {
 				t.Errorf("got %+v", c)
 			}
 		}},
+		{"lichess", `[lichess]
+seek = "7.5+3"
+rated = true
+color = "black"
+accept = ["alice", "anyone"]`, func(t *testing.T, c *Config) {
+			want := Lichess{Seek: "7.5+3", Rated: true, Color: "black", Accept: []string{"alice", "anyone"}}
+			if !reflect.DeepEqual(c.Lichess, want) {
+				t.Errorf("lichess %+v, want %+v", c.Lichess, want)
+			}
+			if i, inc, fault := LichessSeekClock(c.Lichess.Seek); i != 7*time.Minute+30*time.Second || inc != 3*time.Second || fault != "" {
+				t.Errorf("seek clock %v+%v %q", i, inc, fault)
+			}
+		}},
 		{"an engine", `[engine]
 path = "/usr/games/stockfish"
 side = "random"
@@ -217,7 +230,7 @@ func restOfBoard(from int) string {
 }
 
 // topKeys are the keys of the file's top level.
-const topKeys = `the keys here are board, board_id, buttons, clock_display, emulate, engine, hall, laws, led, listen, log_level, sensor, state_dir, time_control, tls_cert, tls_key, tournament`
+const topKeys = `the keys here are board, board_id, buttons, clock_display, emulate, engine, hall, laws, led, lichess, listen, log_level, sensor, state_dir, time_control, tls_cert, tls_key, tournament`
 
 func TestParseInvalid(t *testing.T) {
 	cases := []struct {
@@ -232,7 +245,7 @@ func TestParseInvalid(t *testing.T) {
 wiring = "hc165"
 rat = 100`, []string{`sensor.rat = 100: expected no such key: the keys here are adc, along, debounce, fault_after, first, hc165, matrix, mcp23017, rate, retries, serpentine, squares, wiring`}},
 		{"unknown table", `[leds]
-wiring = "ws2812"`, []string{`leds = {wiring}: expected no such key: the keys here are board, board_id, buttons, clock_display, emulate, engine, hall, laws, led, listen, log_level, sensor, state_dir, time_control, tls_cert, tls_key, tournament`}},
+wiring = "ws2812"`, []string{`leds = {wiring}: expected no such key: the keys here are board, board_id, buttons, clock_display, emulate, engine, hall, laws, led, lichess, listen, log_level, sensor, state_dir, time_control, tls_cert, tls_key, tournament`}},
 		{"engine side", `[engine]
 side = "both"`, []string{`engine.side = "both": expected white, black or random`}},
 		{"engine limit", `[engine]
@@ -241,6 +254,20 @@ limit = "elo:1500"`, []string{`engine.limit = "elo:1500": expected a limit a mov
 clock = "never"`, []string{`engine.clock = "never": expected "carried" (the engine's clock runs until its move is carried out on the board) or "shown" (until it is shown)`}},
 		{"engine book", `[engine]
 book = "book.bin"`, []string{`engine.book = "book.bin": expected an absolute file name such as "/etc/boardd/console.pem", or "" for none`}},
+		{"lichess seek", `[lichess]
+seek = "fifteen"`, []string{`lichess.seek = "fifteen": expected a clock "MINUTES+SECONDS" such as "15+10" (minutes up to 180, seconds up to 180), or "" for no seek`}},
+		{"lichess blitz seek", `[lichess]
+seek = "3+2"`, []string{`lichess.seek = "3+2": expected a clock "MINUTES+SECONDS" such as "15+10" (minutes up to 180, seconds up to 180) for a rapid or classical game, as the Board API seeks no others: minutes + 40 × seconds must come to 8 or more, or "" for no seek`}},
+		{"lichess color", `[lichess]
+seek = "15+10"
+color = "green"`, []string{`lichess.color = "green": expected white, black or random (the side the seek asks for)`}},
+		{"lichess color and rated without a seek", `[lichess]
+rated = true
+color = "white"`, []string{`lichess.color = "white": expected "" without lichess.seek: the colour is a seek's`, `lichess.rated = true: expected false without lichess.seek: rated or casual is a seek's`}},
+		{"lichess accept", `[lichess]
+accept = ["alice", "bob smith"]`, []string{`lichess.accept[1] = "bob smith": expected a lichess user name (2 to 30 letters, digits, "_" or "-") or "anyone"`}},
+		{"lichess token", `[lichess]
+token = "lip_x"`, []string{`lichess.token = "lip_x": expected no such key: the keys here are accept, color, rated, seek`}},
 		{"engine elo and skill", `[engine]
 elo = 1500
 skill = 5`, []string{`engine.skill = 5: expected -1 (none) with engine.elo set: an Elo or a Skill Level, not both`}},
@@ -451,6 +478,9 @@ func TestExamplesPassCheck(t *testing.T) {
 		if err != nil {
 			t.Errorf("example %q refused:\n%v\n%s", name, err, text)
 			continue
+		}
+		if !strings.Contains(text, "\n[lichess]\n") || c.Lichess.Seek != "" || c.Lichess.Rated || c.Lichess.Color != "" || len(c.Lichess.Accept) != 0 {
+			t.Errorf("example %q: no [lichess] section with the defaults (%+v)", name, c.Lichess)
 		}
 		want := name
 		if name == "" {

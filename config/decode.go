@@ -416,6 +416,14 @@ func (d *decoder) top(doc map[string]any, c *Config) {
 		"hint_time": d.duration(&e.HintTime, 10*time.Millisecond, time.Minute, "how long a hint thinks"),
 	}
 
+	li := &c.Lichess
+	lichess := map[string]field{
+		"seek":   d.str(&li.Seek, checkLichessSeek),
+		"rated":  d.boolean(&li.Rated),
+		"color":  d.str(&li.Color, checkLichessColor),
+		"accept": d.list(&li.Accept, 0, 100, "lichess user names", checkLichessName),
+	}
+
 	d.table("", doc, map[string]field{
 		"laws":          d.str(&c.Laws, checkLaws),
 		"tournament":    d.boolean(&c.Tournament),
@@ -434,6 +442,7 @@ func (d *decoder) top(doc map[string]any, c *Config) {
 		"buttons":       d.sub(buttons),
 		"clock_display": d.sub(clockDisplay),
 		"engine":        d.sub(engine),
+		"lichess":       d.sub(lichess),
 	})
 }
 

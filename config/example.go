@@ -257,6 +257,25 @@ evaluate = %t
 # How long the engine thinks about a hint.
 hint_time = %q
 `, e.Path, e.Side, e.Elo, e.Skill, e.Limit, e.Book, e.Clock, e.Evaluate, e.HintTime.String())
+	li := d.Lichess
+	w(`
+[lichess]
+# Online play on lichess, when boardd runs with --lichess (docs/online.md);
+# the flags --lichess-seek, --lichess-rated, --lichess-color and
+# --lichess-accept override these. The token is never here: it is the file
+# lichess-token in $CREDENTIALS_DIRECTORY or the state directory.
+# Seek a game with this clock, "MINUTES+SECONDS" such as "15+10" (rapid or
+# classical: minutes + 40 x seconds must come to 8 or more); "" seeks none:
+# boardd resumes the game in progress, or waits for one to start on lichess.
+seek = %q
+# A rated seek (casual otherwise), and the side it asks for: "white",
+# "black" or "random" ("" is random). Both only with a seek.
+rated = %t
+color = %q
+# Accept the challenges of these lichess players, e.g. ["alice", "bob"], or
+# ["anyone"]; others are left to answer on lichess.
+accept = [%s]
+`, li.Seek, li.Rated, li.Color, quoteList(li.Accept))
 	return b.String(), nil
 }
 

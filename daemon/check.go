@@ -35,6 +35,9 @@ func Check(o Options) (*config.Config, error) {
 	if _, err := checkEngine(c); err != nil {
 		return nil, err
 	}
+	if _, err := lichessPlayOf(&o, c); err != nil {
+		return nil, UsageError{err}
+	}
 	return c, nil
 }
 

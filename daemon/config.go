@@ -62,6 +62,7 @@ func loadConfig(o *Options) (*config.Config, string, error) {
 	if err := engineFlags(o, c, byFlag); err != nil {
 		return nil, path, err
 	}
+	lichessFlags(o, c, byFlag)
 	if err := c.Check(); err != nil {
 		var es config.Errors
 		if errors.As(err, &es) {

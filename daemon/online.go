@@ -4,12 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/boardd/boardd/board"
+	"github.com/boardd/boardd/config"
 	"github.com/boardd/boardd/console"
 	"github.com/boardd/boardd/game"
 	"github.com/boardd/boardd/lichess"
@@ -30,8 +30,37 @@ type lichessPlay struct {
 	accept map[string]bool // challengers whose challenges are accepted (lowercase ids); "*" for anyone
 }
 
-// parseLichessFlags reads the --lichess-* flags.
-func parseLichessFlags(o *Options) (lichessPlay, error) {
+// lichessFlags lays the --lichess-* flags over the configuration's
+// [lichess] section (the flag names the key in a fault).
+func lichessFlags(o *Options, c *config.Config, byFlag map[string]string) {
+	li := &c.Lichess
+	if o.LichessSeek != "" {
+		li.Seek, byFlag["lichess.seek"] = o.LichessSeek, "--lichess-seek"
+	}
+	if o.LichessColor != "" {
+		li.Color, byFlag["lichess.color"] = strings.ToLower(o.LichessColor), "--lichess-color"
+	}
+	if o.LichessRated {
+		li.Rated, byFlag["lichess.rated"] = true, "--lichess-rated"
+	}
+	if o.LichessAccept != "" {
+		li.Accept = nil
+		for _, name := range strings.Split(o.LichessAccept, ",") {
+			if name = strings.TrimSpace(name); name != "" {
+				li.Accept = append(li.Accept, name)
+			}
+		}
+		for i := range li.Accept {
+			byFlag[fmt.Sprintf("lichess.accept[%d]", i)] = "--lichess-accept"
+		}
+	}
+}
+
+// lichessPlayOf reads what `boardd run --lichess` is to do from the
+// configuration's [lichess] section with the flags over it (c, checked).
+// The --lichess-* flags go with --lichess, and online play excludes an
+// engine.
+func lichessPlayOf(o *Options, c *config.Config) (lichessPlay, error) {
 	var p lichessPlay
 	if !o.Lichess {
 		if o.LichessSeek != "" || o.LichessAccept != "" || o.LichessColor != "" || o.LichessRated {
@@ -39,40 +68,28 @@ func parseLichessFlags(o *Options) (lichessPlay, error) {
 		}
 		return p, nil
 	}
-	if o.Engine != "" {
+	switch {
+	case o.Engine != "":
 		return p, errors.New("--lichess and --engine: the opponent is on lichess or an engine, not both")
+	case c.Engine.Path != "":
+		return p, fmt.Errorf("--lichess and engine.path %q in the configuration: the opponent is on lichess or an engine, not both (set engine.path = \"\" to play online)", c.Engine.Path)
 	}
-	color := strings.ToLower(o.LichessColor)
-	switch color {
-	case "", "random", "white", "black":
-	default:
-		return p, fmt.Errorf("--lichess-color %q: want white, black or random", o.LichessColor)
-	}
-	if o.LichessSeek != "" {
-		minutes, inc, ok := strings.Cut(o.LichessSeek, "+")
-		m, err1 := strconv.ParseFloat(minutes, 64)
-		i, err2 := strconv.Atoi(inc)
-		if !ok || err1 != nil || err2 != nil || m <= 0 || m > 180 || i < 0 || i > 180 {
-			return p, fmt.Errorf("--lichess-seek %q: want MINUTES+SECONDS, e.g. 15+10", o.LichessSeek)
+	li := c.Lichess
+	if li.Seek != "" {
+		initial, inc, want := config.LichessSeekClock(li.Seek)
+		if want != "" {
+			return p, fmt.Errorf("lichess.seek %q: expected %s", li.Seek, want)
 		}
-		s := lichess.Seek{Time: time.Duration(m * float64(time.Minute)), Increment: time.Duration(i) * time.Second, Rated: o.LichessRated, Color: color}
-		if s.Time+40*s.Increment < 8*time.Minute {
-			return p, fmt.Errorf("--lichess-seek %q: the Board API seeks rapid and classical games only: minutes + 40 × increment must come to 8 minutes or more", o.LichessSeek)
-		}
-		p.seek = &s
-	} else if o.LichessColor != "" || o.LichessRated {
-		return p, errors.New("--lichess-color and --lichess-rated describe a seek: give --lichess-seek too")
+		p.seek = &lichess.Seek{Time: initial, Increment: inc, Rated: li.Rated, Color: li.Color}
 	}
-	if o.LichessAccept != "" {
+	if len(li.Accept) > 0 {
 		p.accept = map[string]bool{}
-		for _, name := range strings.Split(o.LichessAccept, ",") {
-			name = strings.ToLower(strings.TrimSpace(name))
+		for _, name := range li.Accept {
+			name = strings.ToLower(name)
 			if name == "anyone" {
 				name = "*"
 			}
-			if name != "" {
-				p.accept[name] = true
-			}
+			p.accept[name] = true
 		}
 	}
 	return p, nil
@@ -86,6 +103,11 @@ type onlinePlay struct {
 	client  *lichess.Client
 	account lichess.Account
 	play    lichessPlay
+
+	// newGame is told when the board begins a new game: the arbiter's (the
+	// console's) new-game command, or the start position set up on a board
+	// that waited for one.
+	newGame chan struct{}
 
 	mu        sync.Mutex
 	session   *online.Session
@@ -101,7 +123,7 @@ type onlinePlay struct {
 // revoked or wrong-scope token stops boardd with a message saying what to
 // do.
 func (d *daemon) startOnline() error {
-	play, err := parseLichessFlags(&d.o)
+	play, err := lichessPlayOf(&d.o, d.cfg)
 	if err != nil {
 		return UsageError{err}
 	}
@@ -124,6 +146,7 @@ func (d *daemon) startOnline() error {
 	}
 	d.log.Info("lichess", "account", account.Username, "token_file", path)
 	op := &onlinePlay{d: d, client: client, account: account, play: play, watchers: map[int]func(){}, searching: "looking for the game to play on lichess"}
+	op.watchBoard()
 	d.online = op
 	ctx, stop := context.WithCancel(d.ctx)
 	done := make(chan struct{})
@@ -139,9 +162,34 @@ func (d *daemon) startOnline() error {
 	return nil
 }
 
+// watchBoard tells op.newGame when the board begins a new game.
+func (op *onlinePlay) watchBoard() {
+	op.newGame = make(chan struct{}, 1)
+	tell := func() {
+		select {
+		case op.newGame <- struct{}{}:
+		default:
+		}
+	}
+	op.d.runner.OnInput(func(l trace.Line) {
+		if l.Kind == trace.Arbiter && l.Action == trace.ActionNewGame {
+			tell()
+		}
+	})
+	awaiting := false
+	op.d.runner.OnChange(func(s *game.Snapshot) {
+		if awaiting && s.Mode != game.AwaitNewGame && s.Result == nil {
+			tell()
+		}
+		awaiting = s.Mode == game.AwaitNewGame
+	})
+}
+
 // run plays lichess games one after the other until ctx ends: first the
-// account's game in progress, or the seek; then games started by
-// challenges.
+// account's game in progress, or the seek. When a game is over, a seek is
+// made again once the board begins a new game (the board's or the
+// console's new-game command); without a seek, boardd goes on waiting for
+// a challenge it accepts or a game started elsewhere.
 func (op *onlinePlay) run(ctx context.Context) {
 	seek := op.play.seek
 	for ctx.Err() == nil {
@@ -160,6 +208,17 @@ func (op *onlinePlay) run(ctx context.Context) {
 			if errors.Is(err, lichess.ErrTokenRejected) || errors.Is(err, lichess.ErrMissingScope) || errors.Is(err, errNotOnBoard) {
 				return
 			}
+			continue
+		}
+		if op.play.seek != nil && ctx.Err() == nil {
+			// The game is over: the next seek waits for the player's word,
+			// a new game begun on the board.
+			select {
+			case <-ctx.Done():
+				return
+			case <-op.newGame:
+			}
+			seek = op.play.seek
 		}
 	}
 }
@@ -293,9 +352,10 @@ func (op *onlinePlay) playGame(ctx context.Context, g lichess.GameInfo) error {
 		}
 		local = nil
 	}
+	op.drainNewGame() // the board's new game for this one is not the next's
 	s, err := online.New(online.Options{
 		Client: op.client, Runner: d.runner, GameID: g.GameID, Side: side, SiteURL: siteURL(d.o.Getenv(LichessURLEnv)),
-		Local: local, Sent: sent, SendLog: logPath, SetTag: op.setTag, Logger: d.log,
+		Local: local, Sent: sent, SendLog: logPath, SetTag: op.setTag, Logger: d.log, Clock: d.clock,
 	})
 	if err != nil {
 		return err
@@ -332,9 +392,21 @@ func (op *onlinePlay) playGame(ctx context.Context, g lichess.GameInfo) error {
 	if err == nil {
 		st := s.State()
 		d.log.Info("lichess: the game is over", "game", g.GameID, "status", st.Status, "result", st.Result)
-		op.setSearching("the game is over (" + st.Status + "); waiting on lichess for a challenge or a game")
+		if op.play.seek != nil {
+			op.setSearching("the game is over (" + st.Status + "); begin a new game on the board or in the console to seek another")
+		} else {
+			op.setSearching("the game is over (" + st.Status + "); waiting on lichess for a challenge or a game")
+		}
 	}
 	return err
+}
+
+// drainNewGame forgets a new game the board began before now.
+func (op *onlinePlay) drainNewGame() {
+	select {
+	case <-op.newGame:
+	default:
+	}
 }
 
 // siteURL is lichess's address for games' pages.

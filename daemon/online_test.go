@@ -3,6 +3,7 @@ package daemon
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -10,57 +11,88 @@ import (
 	"time"
 
 	"github.com/boardd/boardd/board"
+	"github.com/boardd/boardd/config"
+	"github.com/boardd/boardd/game"
 	"github.com/boardd/boardd/lichess"
 	"github.com/boardd/boardd/lichess/lichesstest"
+	"github.com/boardd/boardd/trace"
 )
 
-// The --lichess flags: a seek's clock, colour and rating, the players whose
-// challenges are accepted; faults named by the flag.
-func TestLichessFlags(t *testing.T) {
+// What --lichess plays: the [lichess] section of the configuration with
+// the --lichess-* flags over it (a seek's clock, colour and rating, the
+// players whose challenges are accepted); faults named by the flag or the
+// key.
+func TestLichessSettings(t *testing.T) {
+	const file = `[lichess]
+seek = "30+0"
+rated = true
+color = "black"
+accept = ["carol"]
+`
 	tests := []struct {
+		name    string
+		file    string // the configuration file, "" for none
 		o       Options
 		want    string // the fault, "" for none
 		seek    time.Duration
 		inc     time.Duration
+		rated   bool
 		color   string
 		accepts []string
 	}{
-		{o: Options{}},
-		{o: Options{Lichess: true}},
-		{o: Options{Lichess: true, LichessSeek: "15+10", LichessRated: true, LichessColor: "White"}, seek: 15 * time.Minute, inc: 10 * time.Second, color: "white"},
-		{o: Options{Lichess: true, LichessSeek: "7.5+3"}, seek: 7*time.Minute + 30*time.Second, inc: 3 * time.Second},
-		{o: Options{Lichess: true, LichessAccept: "Alice, bob,anyone"}, accepts: []string{"alice", "bob", "*"}},
-		{o: Options{Lichess: true, LichessSeek: "3+2"}, want: "rapid and classical games only"},
-		{o: Options{Lichess: true, LichessSeek: "fifteen"}, want: `--lichess-seek "fifteen": want MINUTES+SECONDS`},
-		{o: Options{Lichess: true, LichessSeek: "15+10", LichessColor: "green"}, want: `--lichess-color "green"`},
-		{o: Options{Lichess: true, LichessRated: true}, want: "give --lichess-seek too"},
-		{o: Options{LichessSeek: "15+10"}, want: "go with --lichess"},
-		{o: Options{Lichess: true, Engine: "/usr/games/stockfish"}, want: "--lichess and --engine"},
+		{name: "no online play", o: Options{}},
+		{name: "online, no seek", o: Options{Lichess: true}},
+		{name: "flags", o: Options{Lichess: true, LichessSeek: "15+10", LichessRated: true, LichessColor: "White"}, seek: 15 * time.Minute, inc: 10 * time.Second, rated: true, color: "white"},
+		{name: "fraction of a minute", o: Options{Lichess: true, LichessSeek: "7.5+3"}, seek: 7*time.Minute + 30*time.Second, inc: 3 * time.Second},
+		{name: "accept flag", o: Options{Lichess: true, LichessAccept: "Alice, bob,anyone"}, accepts: []string{"alice", "bob", "*"}},
+		{name: "the file", file: file, o: Options{Lichess: true}, seek: 30 * time.Minute, rated: true, color: "black", accepts: []string{"carol"}},
+		{name: "flags over the file", file: file, o: Options{Lichess: true, LichessSeek: "15+10", LichessColor: "white", LichessAccept: "dave"}, seek: 15 * time.Minute, inc: 10 * time.Second, rated: true, color: "white", accepts: []string{"dave"}},
+		{name: "the file without --lichess is kept for later", file: file, o: Options{}},
+		{name: "blitz", o: Options{Lichess: true, LichessSeek: "3+2"}, want: "--lichess-seek (lichess.seek) = \"3+2\": expected a clock \"MINUTES+SECONDS\""},
+		{name: "not a clock", o: Options{Lichess: true, LichessSeek: "fifteen"}, want: `--lichess-seek (lichess.seek) = "fifteen"`},
+		{name: "colour", o: Options{Lichess: true, LichessSeek: "15+10", LichessColor: "green"}, want: `--lichess-color (lichess.color) = "green": expected white, black or random`},
+		{name: "colour in the file", file: "[lichess]\nseek = \"15+10\"\ncolor = \"green\"\n", o: Options{Lichess: true}, want: `lichess.color = "green": expected white, black or random`},
+		{name: "rated without a seek", o: Options{Lichess: true, LichessRated: true}, want: `--lichess-rated (lichess.rated) = true: expected false without lichess.seek`},
+		{name: "a name that is none", o: Options{Lichess: true, LichessAccept: "alice,b*b"}, want: `--lichess-accept (lichess.accept[1]) = "b*b": expected a lichess user name`},
+		{name: "flags without --lichess", o: Options{LichessSeek: "15+10"}, want: "go with --lichess"},
+		{name: "engine flag", o: Options{Lichess: true, Engine: "/usr/games/stockfish"}, want: "--lichess and --engine"},
+		{name: "engine in the file", file: "[engine]\npath = \"/usr/games/stockfish\"\n", o: Options{Lichess: true}, want: `--lichess and engine.path "/usr/games/stockfish"`},
 	}
 	for _, tc := range tests {
-		p, err := parseLichessFlags(&tc.o)
-		if tc.want != "" {
-			if err == nil || !strings.Contains(err.Error(), tc.want) {
-				t.Errorf("%+v: %v, want %q", tc.o, err, tc.want)
+		t.Run(tc.name, func(t *testing.T) {
+			o := tc.o
+			o.Config = writeFile(t, "boardd.toml", tc.file)
+			c, err := Check(o)
+			var p lichessPlay
+			if err == nil {
+				p, err = lichessPlayOf(&o, c)
 			}
-			continue
-		}
-		if err != nil {
-			t.Errorf("%+v: %v", tc.o, err)
-			continue
-		}
-		if tc.seek != 0 {
-			if p.seek == nil || p.seek.Time != tc.seek || p.seek.Increment != tc.inc || p.seek.Color != tc.color || p.seek.Rated != tc.o.LichessRated {
-				t.Errorf("%+v: seek %+v", tc.o, p.seek)
+			if tc.want != "" {
+				var ue UsageError
+				if err == nil || !strings.Contains(err.Error(), tc.want) || !errors.As(err, &ue) {
+					t.Errorf("%v, want the usage error %q", err, tc.want)
+				}
+				return
 			}
-		} else if p.seek != nil {
-			t.Errorf("%+v: a seek %+v", tc.o, p.seek)
-		}
-		for _, a := range tc.accepts {
-			if !p.accept[a] {
-				t.Errorf("%+v: %q not accepted (%v)", tc.o, a, p.accept)
+			if err != nil {
+				t.Fatal(err)
 			}
-		}
+			if tc.seek != 0 {
+				if p.seek == nil || p.seek.Time != tc.seek || p.seek.Increment != tc.inc || p.seek.Color != tc.color || p.seek.Rated != tc.rated {
+					t.Errorf("seek %+v", p.seek)
+				}
+			} else if p.seek != nil {
+				t.Errorf("a seek %+v", p.seek)
+			}
+			if len(p.accept) != len(tc.accepts) {
+				t.Errorf("accepts %v, want %v", p.accept, tc.accepts)
+			}
+			for _, a := range tc.accepts {
+				if !p.accept[a] {
+					t.Errorf("%q not accepted (%v)", a, p.accept)
+				}
+			}
+		})
 	}
 }
 
@@ -99,7 +131,7 @@ func TestLichessTokenFaults(t *testing.T) {
 				srv.RevokeToken(srv.Token())
 			}
 			d, logs := testDaemon(t, Options{Lichess: true})
-			d.stateDir = dir
+			d.stateDir, d.cfg = dir, config.Default()
 			d.o.Getenv = func(k string) string {
 				if k == LichessURLEnv {
 					return srv.URL()
@@ -204,4 +236,170 @@ func TestLichessFindsTheGame(t *testing.T) {
 			t.Errorf("challenges left: %v, want mallory's", left)
 		}
 	})
+}
+
+// onlineDaemon is a daemon playing on the local lichess srv from the
+// configuration's [lichess] section (the journal in a fresh state
+// directory, no console, no hardware), its runner running until the test
+// ends.
+func onlineDaemon(t *testing.T, srv *lichesstest.Server, section string) *daemon {
+	t.Helper()
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "lichess-token"), []byte(srv.Token()+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	d, _ := testDaemon(t, Options{StateDir: dir, Lichess: true, Config: writeFile(t, "boardd.toml", section)})
+	d.o.Getenv = func(k string) string {
+		if k == LichessURLEnv {
+			return srv.URL()
+		}
+		return ""
+	}
+	if err := d.configure(); err != nil {
+		t.Fatal(err)
+	}
+	d.stateDir = dir
+	ctx, cancel := context.WithCancel(context.Background())
+	d.ctx = ctx
+	if err := d.openJournal(); err != nil {
+		t.Fatal(err)
+	}
+	d.runner = game.NewRunner(d.game, d.clock)
+	d.attachJournal()
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		_ = d.runner.Run(ctx)
+	}()
+	t.Cleanup(func() {
+		cancel()
+		d.close()
+		<-done
+	})
+	if err := d.startOnline(); err != nil {
+		t.Fatal(err)
+	}
+	return d
+}
+
+// waitFor polls ok until it holds, failing the test after 10 s.
+func waitFor(t *testing.T, what string, ok func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for !ok() {
+		if time.Now().After(deadline) {
+			t.Fatalf("waiting for %s", what)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+// After an online game ends, the next seek (with the same settings) waits
+// for the board's new game, from the console's new-game command or from
+// the start position set up on the board, and then plays the game it
+// finds.
+func TestLichessSeeksAgainAtANewGame(t *testing.T) {
+	srv := lichesstest.New(lichesstest.Options{EventKeepAlive: 100 * time.Millisecond, GameKeepAlive: 100 * time.Millisecond})
+	t.Cleanup(srv.Close)
+	d := onlineDaemon(t, srv, "[lichess]\nseek = \"15+10\"\nrated = true\ncolor = \"black\"\n")
+	ctx := d.ctx
+	playing := func(id string) bool {
+		s, _, _ := d.online.current()
+		return s != nil && s.State().GameID == id && s.State().Opponent != ""
+	}
+	snap := func() *game.Snapshot {
+		s, err := d.runner.Snapshot(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
+	// playOne matches the seek waiting, checks the game has the seek's
+	// settings, and has the opponent resign it.
+	playOne := func(n int) {
+		t.Helper()
+		waitFor(t, fmt.Sprintf("seek %d", n), func() bool { return len(srv.Seeks()) == 1 })
+		id, err := srv.MatchSeek(srv.Seeks()[0], lichesstest.Opponent{Name: fmt.Sprint("Stranger", n)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		waitFor(t, "game "+id, func() bool { return playing(id) })
+		s, _, _ := d.online.current()
+		if g, _ := srv.Game(id); g.Side != board.Black || !s.State().Rated || s.State().Speed != "rapid" {
+			t.Errorf("game %d: side %v, rated %v, speed %q; want the seek's: Black, rated, rapid (15+10)", n, g.Side, s.State().Rated, s.State().Speed)
+		}
+		if err := srv.OpponentResigns(id); err != nil {
+			t.Fatal(err)
+		}
+		waitFor(t, "the result on the board", func() bool { return snap().Result != nil })
+		waitFor(t, "the game over", func() bool {
+			_, _, searching := d.online.current()
+			return strings.Contains(searching, "begin a new game")
+		})
+		// No seek before the board's new game.
+		time.Sleep(100 * time.Millisecond)
+		if len(srv.Seeks()) != 0 {
+			t.Fatalf("game %d: a seek before the board's new game", n)
+		}
+	}
+	playOne(1)
+	// The console's new-game command.
+	if err := d.runner.Submit(ctx, trace.Line{Kind: trace.Arbiter, Action: trace.ActionNewGame, Side: trace.SideArbiter}); err != nil {
+		t.Fatal(err)
+	}
+	playOne(2)
+	// The board cleared and set up again: the game begins by itself.
+	if snap().Mode != game.AwaitNewGame {
+		t.Fatalf("after the result the board is in mode %v", snap().Mode)
+	}
+	setUp(t, ctx, d.runner, func() board.Occupancy { p := board.Start(); return p.Occupancy() }())
+	playOne(3)
+}
+
+// setUp clears the board of occ's men and sets them up again, as a player
+// does to begin a new game on a board that waits for one.
+func setUp(t *testing.T, ctx context.Context, r *game.Runner, occ board.Occupancy) {
+	t.Helper()
+	for _, kind := range []trace.Kind{trace.Lift, trace.Place} {
+		for _, sq := range occ.Squares() {
+			if err := r.Submit(ctx, trace.Line{Kind: kind, Square: sq}); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+}
+
+// Without a seek but with players to accept, boardd goes on after a game
+// ends: the next challenge of a player it accepts starts the next game,
+// which the board begins by itself.
+func TestLichessAcceptsTheNextChallenge(t *testing.T) {
+	srv := lichesstest.New(lichesstest.Options{EventKeepAlive: 100 * time.Millisecond, GameKeepAlive: 100 * time.Millisecond})
+	t.Cleanup(srv.Close)
+	d := onlineDaemon(t, srv, "[lichess]\naccept = [\"alice\"]\n")
+	for n := 1; n <= 2; n++ {
+		srv.Challenge(lichesstest.ChallengeSpec{Color: "black", Opponent: lichesstest.Opponent{ID: "alice", Name: "Alice"}})
+		var id string
+		waitFor(t, fmt.Sprintf("game %d", n), func() bool {
+			s, _, _ := d.online.current()
+			if s == nil || s.State().Opponent == "" || s.State().Result != "" {
+				return false
+			}
+			id = s.State().GameID
+			return true
+		})
+		if err := srv.OpponentResigns(id); err != nil {
+			t.Fatal(err)
+		}
+		waitFor(t, "the result on the board", func() bool {
+			s, err := d.runner.Snapshot(d.ctx)
+			return err == nil && s.Result != nil
+		})
+		waitFor(t, "the game over", func() bool {
+			_, _, searching := d.online.current()
+			return strings.Contains(searching, "waiting on lichess for a challenge")
+		})
+	}
+	if len(srv.Seeks()) != 0 {
+		t.Error("a seek without lichess.seek")
+	}
 }

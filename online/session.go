@@ -28,6 +28,7 @@ import (
 	"github.com/boardd/boardd/board"
 	"github.com/boardd/boardd/game"
 	"github.com/boardd/boardd/lichess"
+	"github.com/boardd/boardd/timing"
 	"github.com/boardd/boardd/trace"
 )
 
@@ -55,6 +56,10 @@ type Options struct {
 	SetTag func(ctx context.Context, name, value string) error
 	// Logger receives the session's doings; nil discards them.
 	Logger *slog.Logger
+	// Clock tells when lichess's states come, so that the side to move's
+	// clock counts down from there (Clocks.Since, State.ClocksAt); a
+	// timing.Real if nil. The daemon gives the board's clock.
+	Clock timing.Clock
 }
 
 // Clocks are lichess's clocks as its last state gave them.
@@ -64,6 +69,29 @@ type Clocks struct {
 	// Running says a clock runs (the game has started and is not over).
 	At      time.Time
 	Running bool
+	// Since is Options.Clock's reading when the state came.
+	Since time.Duration
+}
+
+// ClocksAt returns both sides' remaining times at now (a reading of
+// Options.Clock): lichess's last figures, the side to move's counted down
+// from the moment they came while its clock runs, never below zero. ok is
+// false for a game without a clock (or before lichess has given one).
+func (st State) ClocksAt(now time.Duration) (white, black time.Duration, ok bool) {
+	c := st.Clocks
+	if c == nil {
+		return 0, 0, false
+	}
+	white, black = c.White, c.Black
+	if c.Running && st.Result == "" {
+		spent := max(now-c.Since, 0)
+		if st.Turn == board.White {
+			white = max(white-spent, 0)
+		} else {
+			black = max(black-spent, 0)
+		}
+	}
+	return white, black, true
 }
 
 // State is the online game as the console shows it. It is a value.
@@ -170,6 +198,9 @@ func New(o Options) (*Session, error) {
 		return nil, fmt.Errorf("online: %w", err)
 	}
 	s.game = g
+	if o.Clock == nil {
+		s.o.Clock = timing.NewReal()
+	}
 	o.Runner.OnChange(func(*game.Snapshot) { s.poke() })
 	s.st = State{GameID: o.GameID, URL: s.url, Side: o.Side, Turn: board.White}
 	return s, nil
@@ -318,7 +349,7 @@ func (s *Session) onState(gs *lichess.GameState) {
 		}
 		st.DrawOffered, st.TakebackProposed = gs.OffersDraw(them), gs.ProposesTakeback(them)
 		if hasClock {
-			st.Clocks = &Clocks{White: gs.WhiteTime, Black: gs.BlackTime, At: s.clock(), Running: gs.Status == lichess.StatusStarted && len(gs.Moves) >= 2}
+			st.Clocks = &Clocks{White: gs.WhiteTime, Black: gs.BlackTime, At: s.clock(), Since: s.o.Clock.Now(), Running: gs.Status == lichess.StatusStarted && len(gs.Moves) >= 2}
 		}
 	})
 }
@@ -398,7 +429,87 @@ func (s *Session) boardLoop(ctx context.Context) {
 		}
 		s.handLast(ctx)
 		s.giveResult(ctx)
+		s.followElsewhere(ctx)
 	}
+}
+
+// followElsewhere keeps the board in step with a move of the board's side
+// that lichess has and the board has not made: the player moved on
+// lichess itself (a browser, the app). The board takes back a move of its
+// own side that lichess has another move for at that ply, and shows
+// lichess's move on the LEDs (as a hint: the men to move) for the player
+// to make, with a notice saying so; the move made, lichess and the board
+// agree again and nothing is sent.
+func (s *Session) followElsewhere(ctx context.Context) {
+	moves, snap, err := s.boardMoves(ctx)
+	if err != nil || snap.Result != nil || snap.Mode != game.Play {
+		return
+	}
+	theirs := s.game.Snapshot().Moves
+	common := 0
+	for common < len(moves) && common < len(theirs) && moves[common] == theirs[common] {
+		common++
+	}
+	start, err := s.startPosition()
+	if err != nil {
+		return
+	}
+	ours := func(ply int) bool { return (ply%2 == 0) == (start.Turn == s.o.Side) }
+	switch {
+	case common < len(moves) && common < len(theirs) && ours(common):
+		// The board's move at this ply is not lichess's.
+		plies := len(moves) - common
+		s.setNotice(fmt.Sprintf("the move %s did not count: %s was played on lichess: put the men back and make it on the board", moves[common], theirs[common]))
+		l := trace.Line{Kind: trace.TakeBack, Plies: plies, Side: s.o.Side.String()}
+		if err := s.o.Runner.Submit(ctx, l); err != nil && ctx.Err() == nil {
+			s.log.Warn("online: a move lichess has another for not taken back on the board", "move", moves[common], "lichess", theirs[common], "err", err)
+			return
+		}
+		s.log.Info("online: the board takes back a move lichess has another for", "move", moves[common], "lichess", theirs[common])
+	case common == len(moves) && len(theirs) > len(moves) && ours(len(moves)) && snap.Position.Turn == s.o.Side:
+		m, err := board.ParseUCI(theirs[len(moves)])
+		if err != nil {
+			return
+		}
+		if snap.HasHint && snap.Hint == m {
+			return
+		}
+		a, err := board.Analyse(snap.Position)
+		if err != nil || !a.IsLegal(m) {
+			return
+		}
+		san := a.SAN(m)
+		set := false
+		if err := s.o.Runner.Do(ctx, func(g *game.Game, now time.Duration) {
+			if cur := g.Snapshot(); cur.Moves == snap.Moves && cur.Result == nil && cur.Position.Turn == s.o.Side {
+				g.SetHint(now, &m)
+				set = true
+			}
+		}); err != nil || !set {
+			return
+		}
+		s.log.Info("online: a move of the board's side made on lichess; shown for the board", "move", m.UCI(), "san", san)
+		s.setNotice(fmt.Sprintf("%s was played on lichess (not on the board): make it on the board as the LEDs show", san))
+	}
+}
+
+// setNotice sets the notice, telling watchers only if it changed.
+func (s *Session) setNotice(text string) {
+	if s.State().Notice == text {
+		return
+	}
+	s.update(func(st *State) { st.Notice = text })
+}
+
+// startPosition is the position lichess's game began from.
+func (s *Session) startPosition() (board.Position, error) {
+	s.mu.Lock()
+	f := s.full
+	s.mu.Unlock()
+	if f == nil || f.InitialFEN == "" || f.InitialFEN == "startpos" {
+		return board.Start(), nil
+	}
+	return board.ParseFEN(f.InitialFEN)
 }
 
 // handLast hands lichess the board's move that ended the board's game (a

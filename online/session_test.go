@@ -3,6 +3,7 @@ package online
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"log/slog"
 	"slices"
 	"strings"
@@ -379,4 +380,105 @@ func TestConsoleTakesTheCommands(t *testing.T) {
 			t.Errorf("the console refuses %q", c)
 		}
 	}
+}
+
+// A move of the board's side made on lichess itself (the player moved in a
+// browser) is shown on the board for the player to make, with a notice;
+// a different move made on the board meanwhile is taken back first. The
+// board and lichess end in step, and boardd sends nothing for that ply.
+func TestMoveMadeElsewhereIsGuidedOntoTheBoard(t *testing.T) {
+	tests := []struct {
+		name     string
+		firstTry string // the board's move at that ply before the player follows the LEDs ("" for none)
+	}{
+		{name: "the board follows"},
+		{name: "another move on the board first", firstTry: "d2d4"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			r := newRig(t, lichesstest.GameSpec{Side: board.White, Opponent: lichesstest.Opponent{Moves: []string{"e7e5", "b8c6"}}})
+			tries := 0
+			h := &opponenttest.Hands{
+				Door: r.runner, Human: board.White, Timeout: 8 * time.Second,
+				Choose: func(a *board.Analysis) board.Move {
+					uci := "e2e4"
+					if a.Position.FullMove == 2 {
+						// The player follows the LEDs, unless trying another
+						// move first.
+						uci = "g1f3"
+						if tries++; tries == 1 && tc.firstTry != "" {
+							uci = tc.firstTry
+						}
+					}
+					m, _ := board.ParseUCI(uci)
+					return m
+				},
+			}
+			r.play(h, func(s *game.Snapshot) bool { return s.Moves == 2 && s.Position.Turn == board.White && !s.HasAwaiting })
+			// What the board showed and the player was told, in order.
+			var mu sync.Mutex
+			var shown, notices []string
+			r.runner.OnChange(func(s *game.Snapshot) {
+				mu.Lock()
+				defer mu.Unlock()
+				step := fmt.Sprint(s.Moves)
+				if s.HasLastMove {
+					step += " " + s.LastMove.UCI()
+				}
+				if s.HasHint {
+					step += " hint " + s.Hint.UCI()
+				}
+				if len(shown) == 0 || shown[len(shown)-1] != step {
+					shown = append(shown, step)
+				}
+			})
+			r.session.Watch(func() {
+				n := r.session.State().Notice
+				mu.Lock()
+				defer mu.Unlock()
+				if n != "" && (len(notices) == 0 || notices[len(notices)-1] != n) {
+					notices = append(notices, n)
+				}
+			})
+			// Nf3 in a browser; the opponent answers at once.
+			if _, err := r.session.o.Client.PostMove(r.ctx, r.id, "g1f3", false); err != nil {
+				t.Fatal(err)
+			}
+			r.eventually("lichess's moves in the session", func() bool { return len(r.session.game.Snapshot().Moves) == 4 })
+			r.eventually("Nf3 shown on the board", func() bool {
+				s, err := r.runner.Snapshot(r.ctx)
+				return err == nil && s.HasHint && s.Hint.UCI() == "g1f3" && s.Moves == 2
+			})
+			end := r.play(h, func(s *game.Snapshot) bool { return s.Moves == 4 && !s.HasAwaiting })
+			if end.Position.Turn != board.White {
+				t.Errorf("after Nf3 Nc6 %s is to move", end.Position.Turn)
+			}
+			if !strings.Contains(r.pgn(), "2. Nf3 Nc6") {
+				t.Errorf("the board's game:\n%s", r.pgn())
+			}
+			if got := strings.Join(r.view().Moves, " "); got != "e2e4 e7e5 g1f3 b8c6" {
+				t.Errorf("lichess's moves %s", got)
+			}
+			if tries != 1+len(tc.firstTry)/4 {
+				t.Errorf("the player was asked %d times for move 2", tries)
+			}
+			for _, p := range r.srv.MovePosts() {
+				if p.Ply == 2 && p.Move != "g1f3" {
+					t.Errorf("boardd sent %s at ply 2", p.Move)
+				}
+			}
+			r.checkOnce()
+		})
+	}
+}
+
+// isSubsequence says whether want's items appear in got in order.
+func isSubsequence(want, got []string) bool {
+	i := 0
+	for _, g := range got {
+		if i < len(want) && g == want[i] {
+			i++
+		}
+	}
+	return i == len(want)
 }

@@ -65,10 +65,10 @@ func runDaemon(ctx context.Context, env *environment, args []string) int {
 	fs.StringVar(&o.EngineBook, "engine-book", "", "an opening book in Polyglot format for the engine (default none)")
 	fs.StringVar(&o.EngineClock, "engine-clock", "", "the engine's clock runs until its move is carried out on the board (carried) or until it is shown (shown) (default carried)")
 	fs.BoolVar(&o.Lichess, "lichess", false, "play on lichess: the account's game in progress, else a --lichess-seek or a challenge; the token is read from $CREDENTIALS_DIRECTORY/lichess-token or lichess-token in the state directory, never from a flag (docs/online.md)")
-	fs.StringVar(&o.LichessSeek, "lichess-seek", "", "seek a game on lichess with this clock: MINUTES+SECONDS, e.g. 15+10 (rapid or classical)")
-	fs.BoolVar(&o.LichessRated, "lichess-rated", false, "the seek is for a rated game (default casual)")
-	fs.StringVar(&o.LichessColor, "lichess-color", "", "the side the seek asks for: white, black or random (default random)")
-	fs.StringVar(&o.LichessAccept, "lichess-accept", "", "accept the challenges of these lichess players (comma-separated, or anyone) (default none: games started elsewhere are played)")
+	fs.StringVar(&o.LichessSeek, "lichess-seek", "", "seek a game on lichess with this clock: MINUTES+SECONDS, e.g. 15+10 (rapid or classical; default from the config's [lichess] seek, else none)")
+	fs.BoolVar(&o.LichessRated, "lichess-rated", false, "the seek is for a rated game (default from the config, else casual)")
+	fs.StringVar(&o.LichessColor, "lichess-color", "", "the side the seek asks for: white, black or random (default from the config, else random)")
+	fs.StringVar(&o.LichessAccept, "lichess-accept", "", "accept the challenges of these lichess players (comma-separated, or anyone) (default from the config, else none: games started elsewhere are played)")
 	fs.StringVar(&o.Emulate, "emulate", "", "answer chess apps as a Millennium ChessLink board on a serial port: chesslink:PATH, e.g. chesslink:/dev/ttyGS0 (a USB gadget port; docs/chesslink.md; default from the config, else none)")
 	if code, ok := h.parse(env, fs, args); !ok {
 		return code
