@@ -120,6 +120,9 @@ func (d *daemon) press(ctx context.Context, l trace.Line) {
 	if d.engine != nil && d.engine.press(ctx, l) || d.online != nil && d.online.press(ctx, l) {
 		return
 	}
+	if d.chooseByButton(ctx, l) {
+		return
+	}
 	if err := d.runner.Submit(ctx, l); err != nil && ctx.Err() == nil {
 		d.log.Warn("button press not applied", "button", l.Button, "side", l.Side, "err", err)
 	}
