@@ -80,11 +80,13 @@ func (d *daemon) startConsole() error {
 		return nil
 	})
 	url := ln.URL()
-	d.log.Info("console", "url", url, "board", id, "simulated", simulated)
+	// The warnings come before the console's line, which tools (and the
+	// tests) wait for as the sign that the console is up.
 	ln.LogExposure(d.log)
 	if ln.Exposed() && simulated {
 		d.log.Warn("the console listens beyond this machine: anyone who reaches it can play on the simulated board", "listen", addr)
 	}
+	d.log.Info("console", "url", url, "board", id, "simulated", simulated)
 	path := filepath.Join(d.stateDir, console.TokenFile)
 	if created {
 		d.log.Info("arbiter token created; it is shown this once and kept in "+path, "token", token, "arbiter_url", url+"#token="+token)
