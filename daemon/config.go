@@ -77,6 +77,9 @@ func loadConfig(o *Options) (*config.Config, string, error) {
 		}
 		return nil, path, &config.FileError{Path: path + " with the flags", Err: err}
 	}
+	if err := engineFlagsNeedAnEngine(o, c); err != nil {
+		return nil, path, err
+	}
 	return c, path, nil
 }
 

@@ -62,6 +62,24 @@ func engineFlags(o *Options, c *config.Config, byFlag map[string]string) error {
 	return nil
 }
 
+// engineFlagsNeedAnEngine refuses an engine's level, side or limit given by
+// flag when no engine is named (by flag or file): a mistake to say, not to
+// ignore. It runs once the values themselves have been checked.
+func engineFlagsNeedAnEngine(o *Options, c *config.Config) error {
+	if c.Engine.Path != "" {
+		return nil
+	}
+	for _, f := range []struct{ name, v string }{
+		{"--engine-side", o.EngineSide}, {"--engine-elo", o.EngineElo}, {"--engine-skill", o.EngineSkill},
+		{"--engine-limit", o.EngineLimit}, {"--engine-book", o.EngineBook}, {"--engine-clock", o.EngineClock},
+	} {
+		if f.v != "" {
+			return fmt.Errorf("%s %q: no engine to apply it to: give --engine PATH (or path in the configuration's [engine] section)", f.name, f.v)
+		}
+	}
+	return nil
+}
+
 // checkEngine reads what the [engine] section names beyond the file: the
 // engine's executable, its level and its opening book. A fault is a
 // UsageError, found before anything starts.
@@ -118,7 +136,9 @@ func (d *daemon) startEngine() error {
 		Logger: d.log,
 	})
 	if err != nil {
-		return fmt.Errorf("engine: %w", err)
+		// An executable that does not speak UCI is a wrong path, said
+		// before anything starts, as a missing one is.
+		return UsageError{fmt.Errorf("engine: %w", err)}
 	}
 	side, _ := opponent.ParseSide(e.Side)
 	eng := &engine{d: d, player: player, evaluate: e.Evaluate}

@@ -182,7 +182,7 @@ func TestEngineGameSurvivesARestart(t *testing.T) {
 	stopDaemon(r)
 
 	// Without an engine, both sides are played at the board.
-	o.Engine = ""
+	o.Engine, o.EngineLimit = "", ""
 	r = runDaemon(t, o)
 	st, err = (&opponenttest.ConsoleDoor{Board: r.url + "/api/boards/test"}).State(ctx)
 	if err != nil {
@@ -296,5 +296,31 @@ func TestEngineButtons(t *testing.T) {
 	}
 	if !heard {
 		t.Error("white's own j'adoube did not reach the game")
+	}
+}
+
+// An engine's level, side or limit given with no engine is refused, naming
+// the flag, rather than ignored; with an engine named they are taken.
+func TestEngineFlagsNeedAnEngine(t *testing.T) {
+	for _, c := range []struct {
+		o    Options
+		want string
+	}{
+		{Options{EngineElo: "1500"}, `--engine-elo "1500": no engine`},
+		{Options{EngineSide: "black"}, `--engine-side "black": no engine`},
+		{Options{EngineLimit: "depth:3"}, `--engine-limit "depth:3": no engine`},
+		{Options{Engine: "/usr/games/stockfish", EngineElo: "1500"}, ""},
+	} {
+		d, _ := testDaemon(t, c.o)
+		err := d.configure()
+		if c.want == "" {
+			if err != nil && strings.Contains(err.Error(), "no engine to apply") {
+				t.Errorf("%+v: %v", c.o, err)
+			}
+			continue
+		}
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("engine flags without an engine: %v, want %q", err, c.want)
+		}
 	}
 }

@@ -23,7 +23,7 @@ func runConfig(ctx context.Context, env *environment, args []string) int {
 		examples: []string{
 			"boardd config example hc165 > boardd.toml",
 			"boardd config check boardd.toml",
-			"sudo install -m 644 boardd.toml /etc/boardd/boardd.toml",
+			"sudo install -D -m 644 boardd.toml /etc/boardd/boardd.toml",
 		},
 		exit: "Exit status: 0 when the file will do (or the example is printed); 2 for a bad file or command line.",
 	}

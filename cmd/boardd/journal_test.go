@@ -600,3 +600,30 @@ func TestPGNShowsAGameBeingArchived(t *testing.T) {
 		t.Errorf("game 1 still at the head of the journal")
 	}
 }
+
+// boardd pgn --list names the law-set in force in the game in progress,
+// which the arbiter may have changed since the game began.
+func TestPGNListNamesTheLawsInForce(t *testing.T) {
+	dir := t.TempDir()
+	pl := journaltest.NewPlayer(0, journaltest.Timing{Step: 100 * time.Millisecond, Pause: 1200 * time.Millisecond})
+	if err := pl.Move("d2d4"); err != nil {
+		t.Fatal(err)
+	}
+	last := pl.Lines[len(pl.Lines)-1].T
+	lines := append(pl.Lines, trace.Line{T: last + 2*time.Second, Kind: trace.Arbiter, Action: trace.ActionLaws, Value: "sarratt1808", Side: trace.SideArbiter})
+	playInto(t, dir, lines)
+	var out, errb bytes.Buffer
+	env := &environment{stdout: &out, stderr: &errb, stdin: strings.NewReader(""), getenv: func(string) string { return "" }}
+	if code := dispatch(t.Context(), env, []string{"pgn", "--state-dir", dir, "--list"}); code != 0 {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	var row string
+	for _, l := range strings.Split(out.String(), "\n") {
+		if strings.Contains(l, "(in progress)") {
+			row = l
+		}
+	}
+	if !strings.Contains(row, "sarratt1808") {
+		t.Errorf("the game in progress under sarratt1808 since the switch is listed as %q", row)
+	}
+}

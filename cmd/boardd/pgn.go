@@ -151,21 +151,29 @@ func listGames(w io.Writer, dir string) error {
 				continue // archived already, not yet cut off the journal
 			}
 			tags := journal.PGNTags([]byte(f.ArchivePGN()))
-			fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\t%s\n", f.Header.Game, or(tags["Date"]), or(tags["White"]), or(tags["Black"]), or(tags["Result"]), f.Header.Laws, "being archived (in "+journal.CurrentFile+")")
+			laws := tags["LawSet"] // the law-set in force at the end (an arbiter may have changed it)
+			if laws == "" {
+				laws = f.Header.Laws
+			}
+			fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\t%s\n", f.Header.Game, or(tags["Date"]), or(tags["White"]), or(tags["Black"]), or(tags["Result"]), laws, "being archived (in "+journal.CurrentFile+")")
 		}
 	}
 	switch {
 	case err != nil:
 		fmt.Fprintf(tw, "-\t\t\t\t\t\tunreadable: %v\n", err)
 	case g != nil:
-		result := "*"
+		result, laws := "*", g.Header.Laws
 		if rp, err := journal.Replay(g, game.Options{}); err == nil {
-			if r := rp.Game.Snapshot().Result; r != nil {
+			snap := rp.Game.Snapshot()
+			if r := snap.Result; r != nil {
 				result = string(r.Result)
+			}
+			if snap.Laws != nil {
+				laws = snap.Laws.ID // the law-set in force now (an arbiter may have changed it)
 			}
 		}
 		t := g.Header.Tags
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", strconv.FormatUint(g.Header.Game, 10)+" (in progress)", or(t["Date"]), or(t["White"]), or(t["Black"]), result, g.Header.Laws, "current")
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", strconv.FormatUint(g.Header.Game, 10)+" (in progress)", or(t["Date"]), or(t["White"]), or(t["Black"]), result, laws, "current")
 	}
 	return tw.Flush()
 }
