@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -503,6 +504,48 @@ func TestSensorWiringsHaveExamples(t *testing.T) {
 		}
 		if _, ok := ex[w]; !ok {
 			t.Errorf("wiring %s has no example", w)
+		}
+	}
+}
+
+// Parse reports every fault at once: a fault in a value does not hide the
+// pins and buses used twice, and a key that would not do (kept at its
+// default) is not held against the others.
+func TestParseFindsEveryFault(t *testing.T) {
+	for _, c := range []struct {
+		name   string
+		file   string
+		want   []string // the faults' keys, in order
+		absent string   // a fault a skipped check would report
+	}{
+		{"cross-key faults and a shared pin",
+			"[engine]\nelo = 1500\nskill = 3\n[lichess]\ncolor = \"white\"\n[buttons]\nwhite_clock = \"GPIO5\"\nblack_clock = \"GPIO5\"\n",
+			[]string{"engine.skill", "lichess.color", "buttons.white_clock"}, ""},
+		{"a lone certificate, a short LED layout and a pin on the LED strip's bus",
+			"tls_cert = \"/etc/boardd/console.pem\"\n[led]\nwiring = \"ws2812\"\nsquares = [\"a1\"]\n[buttons]\nwhite_clock = \"GPIO20\"\n",
+			[]string{"tls_key", "led.squares", "buttons.white_clock"}, ""},
+		{"a bad clock display pin is not also a missing one",
+			"[clock_display]\nwhite_clk = \"GPIO99\"\nwhite_dio = \"GPIO21\"\nblack_clk = \"GPIO19\"\nblack_dio = \"GPIO26\"\n",
+			[]string{"clock_display.white_clk"}, "all four pins"},
+		{"a bad matrix row keeps the default rows, which clash with nothing",
+			"[sensor]\nwiring = \"matrix\"\n[sensor.matrix]\nrows = [\"GPIO4\", \"GPIO99\"]\n[buttons]\nwhite_clock = \"GPIO7\"\nblack_clock = \"GPIO7\"\n",
+			[]string{"sensor.matrix.rows[1]", "buttons.white_clock"}, "sensor.matrix.rows[0]"},
+	} {
+		_, err := Parse([]byte(c.file))
+		var es Errors
+		if !errors.As(err, &es) {
+			t.Errorf("%s: %v, want Errors", c.name, err)
+			continue
+		}
+		var keys []string
+		for _, e := range es {
+			keys = append(keys, e.Key)
+		}
+		if !slices.Equal(keys, c.want) {
+			t.Errorf("%s: faults in %v, want %v:\n%v", c.name, keys, c.want, err)
+		}
+		if c.absent != "" && strings.Contains(err.Error(), c.absent) {
+			t.Errorf("%s: says %q:\n%v", c.name, c.absent, err)
 		}
 	}
 }
