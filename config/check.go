@@ -257,7 +257,8 @@ func checkEngineLimit(s string) string {
 }
 
 // Check checks a configuration whole: each value in range, the wiring's
-// layout covering the board, and no pin or bus used twice. It is what Parse
+// layout covering the board, and no pin or bus used twice; every fault it
+// finds is in the Errors it returns. It is what Parse
 // runs after decoding, and what the daemon runs again after its flags have
 // overridden the file.
 func (c *Config) Check() error {
@@ -315,9 +316,11 @@ func (c *Config) Check() error {
 			fail("tls_key", c.TLSKey, "the certificate's private key, to go with tls_cert")
 		}
 	}
-	if len(errs) > 0 {
-		return errs
-	}
+	// The layouts, lines, pins, buses and ADC are checked even when a value
+	// above will not do, so that every fault is found at once. Each of those
+	// checks looks only at the parts of a wiring it knows: an unknown
+	// sensor.wiring or led.wiring (a flag's, say; a file's keeps its
+	// default) is skipped by them, having no pins or layout to check.
 	c.checkLayouts(fail)
 	c.checkLines(fail)
 	c.checkSharing(fail)
@@ -455,11 +458,15 @@ func piBusPins() map[string]map[string]int {
 // checkSharing finds GPIOs claimed twice (by name, and on a Raspberry Pi
 // against the bus pins in use), SPI ports opened twice, LED strips sharing
 // an SPI bus (they have no chip select: every transfer on the bus would
-// reach them), and I²C addresses claimed twice.
+// reach them), and I²C addresses claimed twice. A pin or bus whose key
+// would not do (unread: its default kept) claims nothing.
 func (c *Config) checkSharing(fail func(string, any, string)) {
 	busPins := piBusPins()
 	pins := map[string]use{}
 	claimPin := func(key, name, what string) {
+		if c.unread[unindexed(key)] {
+			return
+		}
 		norm := strings.ToUpper(name)
 		if prev, ok := pins[norm]; ok {
 			fail(key, name, fmt.Sprintf("a GPIO no other part uses (%s is %s, %s)", name, prev.what, prev.key))
@@ -472,7 +479,7 @@ func (c *Config) checkSharing(fail func(string, any, string)) {
 	stripBus := map[string]use{}
 	claimSPI := func(key, name, what string, strip, ownCS bool) {
 		m := spiName.FindStringSubmatch(name)
-		if m == nil {
+		if m == nil || c.unread[key] {
 			return
 		}
 		port, bus := "SPI"+m[1]+"."+m[2], "SPI"+m[1]
@@ -510,7 +517,7 @@ func (c *Config) checkSharing(fail func(string, any, string)) {
 	i2cAddrs := map[string]use{}
 	claimI2C := func(key, name string, addrs []uint16, what string) {
 		m := i2cName.FindStringSubmatch(name)
-		if m == nil {
+		if m == nil || c.unread[key] {
 			return
 		}
 		bus := "I2C" + m[1]
@@ -575,7 +582,7 @@ func (c *Config) checkSharing(fail func(string, any, string)) {
 			{"clock_display.black_clk", cd.BlackCLK, "Black's clock display clock pin"},
 			{"clock_display.black_dio", cd.BlackDIO, "Black's clock display data pin"},
 		} {
-			if p.pin == "" {
+			if p.pin == "" && !c.unread[p.key] {
 				fail(p.key, p.pin, "a GPIO name: the clock display needs all four pins")
 				continue
 			}

@@ -56,6 +56,12 @@ type Config struct {
 	ClockDisplay ClockDisplay
 	Engine       Engine
 	Lichess      Lichess
+
+	// unread holds the keys whose values in the file would not do (each
+	// kept its default), by name without an index ("sensor.matrix.rows"):
+	// Check does not hold their defaults against the other parts, which
+	// would report a clash the file does not have.
+	unread map[string]bool
 }
 
 // Lichess holds the settings of online play on lichess ([lichess]), used
@@ -387,16 +393,63 @@ func Load(path string) (*Config, error) {
 	return c, nil
 }
 
-// Parse reads and checks a configuration: the defaults, overridden by what
-// data sets. The error is Errors, or a TOML syntax error with its line.
-func Parse(data []byte) (*Config, error) {
+// LoadUnchecked reads the file at path as Load does but does not check the
+// whole (Check): the caller lays its own values over the configuration and
+// checks it then. A key whose value will not do keeps its default and is a
+// fault: the configuration is returned with a FileError holding the Errors.
+// A file that cannot be read or is not TOML returns no configuration.
+func LoadUnchecked(path string) (*Config, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, &FileError{Path: path, Err: err}
+	}
+	c, err := decodeKeys(data)
+	if err != nil {
+		if c == nil {
+			return nil, &FileError{Path: path, Err: err}
+		}
+		return c, &FileError{Path: path, Err: err}
+	}
+	return c, nil
+}
+
+// decodeKeys returns the defaults overridden by what data sets, with
+// Errors for the keys that would not do (they keep their defaults); broken
+// TOML returns no configuration.
+func decodeKeys(data []byte) (*Config, error) {
 	c := Default()
-	var faults Errors
 	if err := decode(data, c); err != nil {
+		var faults Errors
 		if !errors.As(err, &faults) {
 			return nil, err // broken TOML
 		}
+		c.unread = map[string]bool{}
+		for _, f := range faults {
+			c.unread[unindexed(f.Key)] = true
+		}
+		return c, faults
 	}
+	return c, nil
+}
+
+// unindexed returns key without its list index: "sensor.matrix.rows[3]"
+// is "sensor.matrix.rows".
+func unindexed(key string) string {
+	if i := strings.IndexByte(key, '['); i >= 0 {
+		return key[:i]
+	}
+	return key
+}
+
+// Parse reads and checks a configuration: the defaults, overridden by what
+// data sets. The error is Errors, or a TOML syntax error with its line.
+func Parse(data []byte) (*Config, error) {
+	c, err := decodeKeys(data)
+	if c == nil {
+		return nil, err
+	}
+	var faults Errors
+	errors.As(err, &faults)
 	// Keys that failed keep their defaults: the whole is still checked, so
 	// that every fault is reported at once.
 	if err := c.Check(); err != nil {

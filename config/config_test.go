@@ -5,6 +5,8 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -503,6 +505,123 @@ func TestSensorWiringsHaveExamples(t *testing.T) {
 		}
 		if _, ok := ex[w]; !ok {
 			t.Errorf("wiring %s has no example", w)
+		}
+	}
+}
+
+// Every key the decoder knows is named in the comments or keys of some
+// example, in its own section (commented out or not): `boardd config -h`
+// says the examples name every key. A section added to the decoder and not
+// to the examples fails here.
+func TestExamplesNameEveryKey(t *testing.T) {
+	header := regexp.MustCompile(`^(?:# ?)?\[([a-z0-9_.]+)\]\s*$`)
+	mentioned := map[string]map[string]bool{} // section -> words in it
+	for _, name := range Examples() {
+		text, err := Example(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		section := ""
+		for _, line := range strings.Split(text, "\n") {
+			if m := header.FindStringSubmatch(line); m != nil {
+				section = m[1]
+				continue
+			}
+			if mentioned[section] == nil {
+				mentioned[section] = map[string]bool{}
+			}
+			for _, w := range regexp.MustCompile(`[a-z0-9_]+`).FindAllString(line, -1) {
+				mentioned[section][w] = true
+			}
+		}
+	}
+	keys := knownKeys()
+	if len(keys) < 50 {
+		t.Fatalf("knownKeys lists %d keys: %v", len(keys), keys)
+	}
+	for _, want := range []string{"laws", "sensor.hc165.load", "buttons.black_check", "clock_display.brightness", "lichess.accept"} {
+		if !slices.Contains(keys, want) {
+			t.Errorf("knownKeys misses %s", want)
+		}
+	}
+	for _, key := range keys {
+		section, name := "", key
+		if i := strings.LastIndex(key, "."); i >= 0 {
+			section, name = key[:i], key[i+1:]
+		}
+		if !mentioned[section][name] {
+			t.Errorf("no example names %s (in [%s])", key, section)
+		}
+	}
+}
+
+// The commented-out [clock_display] of each example is ready to use: with
+// its lines uncommented, the example still passes, the displays on pins
+// no other part of that example uses.
+func TestExampleClockDisplayUncommented(t *testing.T) {
+	for _, name := range Examples() {
+		text, err := Example(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lines := strings.Split(text, "\n")
+		start := slices.Index(lines, "# [clock_display]")
+		if start < 0 {
+			t.Errorf("example %q has no commented-out [clock_display]", name)
+			continue
+		}
+		for i := start; i < len(lines) && strings.HasPrefix(lines[i], "# "); i++ {
+			lines[i] = strings.TrimPrefix(lines[i], "# ")
+		}
+		c, err := Parse([]byte(strings.Join(lines, "\n")))
+		if err != nil {
+			t.Errorf("example %q with [clock_display] uncommented refused:\n%v", name, err)
+			continue
+		}
+		if cd := c.ClockDisplay; cd.WhiteCLK == "" || cd.WhiteDIO == "" || cd.BlackCLK == "" || cd.BlackDIO == "" || cd.Brightness == 0 {
+			t.Errorf("example %q: uncommented [clock_display] sets %+v", name, cd)
+		}
+	}
+}
+
+// Parse reports every fault at once: a fault in a value does not hide the
+// pins and buses used twice, and a key that would not do (kept at its
+// default) is not held against the others.
+func TestParseFindsEveryFault(t *testing.T) {
+	for _, c := range []struct {
+		name   string
+		file   string
+		want   []string // the faults' keys, in order
+		absent string   // a fault a skipped check would report
+	}{
+		{"cross-key faults and a shared pin",
+			"[engine]\nelo = 1500\nskill = 3\n[lichess]\ncolor = \"white\"\n[buttons]\nwhite_clock = \"GPIO5\"\nblack_clock = \"GPIO5\"\n",
+			[]string{"engine.skill", "lichess.color", "buttons.white_clock"}, ""},
+		{"a lone certificate, a short LED layout and a pin on the LED strip's bus",
+			"tls_cert = \"/etc/boardd/console.pem\"\n[led]\nwiring = \"ws2812\"\nsquares = [\"a1\"]\n[buttons]\nwhite_clock = \"GPIO20\"\n",
+			[]string{"tls_key", "led.squares", "buttons.white_clock"}, ""},
+		{"a bad clock display pin is not also a missing one",
+			"[clock_display]\nwhite_clk = \"GPIO99\"\nwhite_dio = \"GPIO21\"\nblack_clk = \"GPIO19\"\nblack_dio = \"GPIO26\"\n",
+			[]string{"clock_display.white_clk"}, "all four pins"},
+		{"a bad matrix row keeps the default rows, which clash with nothing",
+			"[sensor]\nwiring = \"matrix\"\n[sensor.matrix]\nrows = [\"GPIO4\", \"GPIO99\"]\n[buttons]\nwhite_clock = \"GPIO7\"\nblack_clock = \"GPIO7\"\n",
+			[]string{"sensor.matrix.rows[1]", "buttons.white_clock"}, "sensor.matrix.rows[0]"},
+	} {
+		_, err := Parse([]byte(c.file))
+		var es Errors
+		if !errors.As(err, &es) {
+			t.Errorf("%s: %v, want Errors", c.name, err)
+			continue
+		}
+		var keys []string
+		for _, e := range es {
+			keys = append(keys, e.Key)
+		}
+		if !slices.Equal(keys, c.want) {
+			t.Errorf("%s: faults in %v, want %v:\n%v", c.name, keys, c.want, err)
+		}
+		if c.absent != "" && strings.Contains(err.Error(), c.absent) {
+			t.Errorf("%s: says %q:\n%v", c.name, c.absent, err)
 		}
 	}
 }

@@ -18,9 +18,26 @@ import (
 // Config and collecting an Error for every key it cannot use.
 type decoder struct {
 	errs Errors
+	// keys, when not nil, makes the decoder list the keys it knows instead
+	// of reading a document (knownKeys).
+	keys *[]string
+}
+
+// knownKeys returns every key the decoder knows, dotted as in errors
+// ("sensor.hc165.load"), sorted: what the example files' comments must name.
+func knownKeys() []string {
+	var keys []string
+	d := &decoder{keys: &keys}
+	d.top(nil, Default())
+	sort.Strings(keys)
+	return keys
 }
 
 func (d *decoder) fail(key string, v any, expected string) {
+	if d.keys != nil {
+		*d.keys = append(*d.keys, key) // listing: a key that is no table
+		return
+	}
 	d.errs = append(d.errs, &Error{Key: clip(key), Value: show(v), Expected: expected})
 }
 
@@ -61,6 +78,14 @@ func (d *decoder) table(prefix string, m map[string]any, fields map[string]field
 	for k := range m {
 		keys = append(keys, k)
 	}
+	if d.keys != nil {
+		// Listing: every key the table knows, a sub-table's by its keys.
+		keys, m = keys[:0], map[string]any{}
+		for k := range fields {
+			keys = append(keys, k)
+			m[k] = listing{}
+		}
+	}
 	sort.Strings(keys)
 	for _, k := range keys {
 		key := k
@@ -75,6 +100,11 @@ func (d *decoder) table(prefix string, m map[string]any, fields map[string]field
 		f(key, m[k])
 	}
 }
+
+// listing is the value each key has while the decoder lists its keys: a
+// sub-table lists its own keys, any other field fails to read it and is
+// listed.
+type listing struct{}
 
 func known(fields map[string]field) string {
 	names := make([]string, 0, len(fields))
@@ -91,6 +121,10 @@ func known(fields map[string]field) string {
 // sub reads a sub-table.
 func (d *decoder) sub(fields map[string]field) field {
 	return func(key string, v any) {
+		if _, ok := v.(listing); ok {
+			d.table(key, nil, fields)
+			return
+		}
 		m, ok := v.(map[string]any)
 		if !ok {
 			d.fail(key, v, "a table ["+key+"]")

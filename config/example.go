@@ -18,33 +18,46 @@ type example struct {
 	layout  string // the LED layout lines
 	buttons [][2]string
 	note    string
+	// clockPins are the TM1637 displays' pins, white_clk, white_dio,
+	// black_clk, black_dio, for its commented-out [clock_display]: pins
+	// no other part of the example uses; zero for docs/hardware.md's.
+	clockPins [4]string
 }
 
 func examples() map[string]example {
 	serp := "first = \"a1\"\nalong = \"ranks\"\nserpentine = true\n"
+	// Clock display pins clear of SPI1 (a strip's MOSI and SCLK, GPIO20
+	// and GPIO21), and, where the board takes nearly every other GPIO, the
+	// I2C1 and UART pins.
+	spi1Free := [4]string{"GPIO16", "GPIO17", "GPIO24", "GPIO26"}
+	crowded := [4]string{"GPIO2", "GPIO3", "GPIO14", "GPIO15"}
 	return map[string]example{
 		WiringSim: {title: "a simulated board: no hardware, the console plays the board", sensor: WiringSim, led: WiringNone},
 		WiringHC165: {title: "8 x 74HC165 shift registers on SPI0, a WS2812B strip on SPI1, six buttons",
 			sensor: WiringHC165, led: WiringWS2812, layout: serp,
 			buttons: [][2]string{{"white_jadoube", "GPIO5"}, {"white_claim", "GPIO6"}, {"white_clock", "GPIO12"},
-				{"black_jadoube", "GPIO13"}, {"black_claim", "GPIO22"}, {"black_clock", "GPIO23"}}},
+				{"black_jadoube", "GPIO13"}, {"black_claim", "GPIO22"}, {"black_clock", "GPIO23"}},
+			clockPins: spi1Free},
 		WiringMCP23017: {title: "4 x MCP23017 expanders and an HT16K33 LED matrix, all on I2C1, six buttons",
 			sensor: WiringMCP23017, led: WiringHT16K33,
 			buttons: [][2]string{{"white_jadoube", "GPIO5"}, {"white_claim", "GPIO6"}, {"white_clock", "GPIO12"},
 				{"black_jadoube", "GPIO13"}, {"black_claim", "GPIO22"}, {"black_clock", "GPIO23"}}},
 		WiringMatrix: {title: "an 8x8 switch matrix on 16 GPIOs and a MAX7219 LED matrix on SPI0, two clock buttons",
 			sensor: WiringMatrix, led: WiringMAX7219, spiLED: "SPI0.0",
-			buttons: [][2]string{{"white_clock", "GPIO25"}, {"black_clock", "GPIO7"}},
-			note:    "# GPIO7 is SPI0's CE1: free it with dtoverlay=spi0-1cs in /boot/firmware/config.txt.\n"},
+			buttons:   [][2]string{{"white_clock", "GPIO25"}, {"black_clock", "GPIO7"}},
+			note:      "# GPIO7 is SPI0's CE1: free it with dtoverlay=spi0-1cs in /boot/firmware/config.txt.\n",
+			clockPins: crowded},
 		WiringMCP3008: {title: "analogue Hall sensors on 8 x MCP3008 (SPI0, GPIO chip selects), an APA102 strip on SPI1",
 			sensor: WiringMCP3008, led: WiringAPA102, layout: serp,
-			buttons: [][2]string{{"white_jadoube", "GPIO25"}, {"white_clock", "GPIO26"}, {"black_jadoube", "GPIO27"}, {"black_clock", "GPIO16"}}},
+			buttons:   [][2]string{{"white_jadoube", "GPIO25"}, {"white_clock", "GPIO26"}, {"black_jadoube", "GPIO27"}, {"black_clock", "GPIO16"}},
+			clockPins: crowded},
 		WiringMCP3208: {title: "analogue Hall sensors on 8 x MCP3208 (SPI0, GPIO chip selects), an APA102 strip on SPI1",
 			sensor: WiringMCP3208, led: WiringAPA102, layout: serp,
-			buttons: [][2]string{{"white_jadoube", "GPIO25"}, {"white_clock", "GPIO26"}, {"black_jadoube", "GPIO27"}, {"black_clock", "GPIO16"}}},
-		WiringWS2812:  {title: "a WS2812B strip on SPI1 with the simulated board", sensor: WiringSim, led: WiringWS2812, layout: serp},
-		WiringSK6812:  {title: "an SK6812 (RGB) strip on SPI1 with the simulated board", sensor: WiringSim, led: WiringSK6812, layout: serp},
-		WiringAPA102:  {title: "an APA102 strip on SPI1 with the simulated board", sensor: WiringSim, led: WiringAPA102, layout: serp},
+			buttons:   [][2]string{{"white_jadoube", "GPIO25"}, {"white_clock", "GPIO26"}, {"black_jadoube", "GPIO27"}, {"black_clock", "GPIO16"}},
+			clockPins: crowded},
+		WiringWS2812:  {title: "a WS2812B strip on SPI1 with the simulated board", sensor: WiringSim, led: WiringWS2812, layout: serp, clockPins: spi1Free},
+		WiringSK6812:  {title: "an SK6812 (RGB) strip on SPI1 with the simulated board", sensor: WiringSim, led: WiringSK6812, layout: serp, clockPins: spi1Free},
+		WiringAPA102:  {title: "an APA102 strip on SPI1 with the simulated board", sensor: WiringSim, led: WiringAPA102, layout: serp, clockPins: spi1Free},
 		WiringMAX7219: {title: "a MAX7219 LED matrix on SPI0 with the simulated board", sensor: WiringSim, led: WiringMAX7219},
 		WiringHT16K33: {title: "an HT16K33 LED matrix on I2C1 with the simulated board", sensor: WiringSim, led: WiringHT16K33},
 	}
@@ -221,12 +234,36 @@ threshold = 0
 	if ex.note != "" {
 		w("%s", ex.note)
 	}
+	var names []string
+	for _, side := range []string{"white", "black"} {
+		for _, n := range buttonNames() {
+			names = append(names, side+"_"+n)
+		}
+	}
+	w("# One GPIO per button (\"\" or left out: none): %s.\n", wrapComment(strings.Join(names, ", "), len("# One GPIO per button (\"\" or left out: none): ")))
 	if len(ex.buttons) == 0 {
-		w("# One GPIO per button, for each side: white_jadoube, white_check, white_claim,\n# white_clock, black_jadoube, ...; e.g.\n# white_clock = \"GPIO5\"\n")
+		w("# e.g. white_clock = \"GPIO5\"\n")
 	}
 	for _, kv := range ex.buttons {
 		w("%s = %q\n", kv[0], kv[1])
 	}
+	cp := ex.clockPins
+	if cp == [4]string{} {
+		cp = [4]string{"GPIO20", "GPIO21", "GPIO19", "GPIO26"}
+	}
+	w(`
+# Two TM1637 4-digit displays showing the game clocks, or lichess's
+# (docs/hardware.md): each display's CLK and DIO on GPIOs of their own, no
+# other part's; all four pins once any is given. brightness is a step from 1
+# (dimmest) to 8 (brightest), 0 for the displays' default. Without the
+# section, no displays: take the "# " off its lines below to use it.
+# [clock_display]
+# white_clk = %q
+# white_dio = %q
+# black_clk = %q
+# black_dio = %q
+# brightness = 5
+`, cp[0], cp[1], cp[2], cp[3])
 	e := d.Engine
 	w(`
 [engine]
@@ -285,6 +322,26 @@ const serialForms = `"serial:/dev/ttyACM0", a stable
 # name "serial:/dev/serial/by-id/usb-...", "serial:usb:VID:PID" (e.g.
 # "serial:usb:2E8A:000A"), or "serial:usb" for the only USB serial port; add
 # "@BAUD" for a UART at another speed than 115200 ("serial:/dev/ttyAMA0@57600")`
+
+// wrapComment breaks a comma-separated list into comment lines of at most
+// 79 columns, the first starting at column first.
+func wrapComment(list string, first int) string {
+	var b strings.Builder
+	col := first
+	for i, word := range strings.Split(list, " ") {
+		if i > 0 {
+			if col+1+len(word) > 79 {
+				b.WriteString("\n#")
+				col = 1
+			}
+			b.WriteString(" ")
+			col++
+		}
+		b.WriteString(word)
+		col += len(word)
+	}
+	return b.String()
+}
 
 func quoteList(s []string) string {
 	q := make([]string, len(s))

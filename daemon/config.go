@@ -14,21 +14,41 @@ import (
 // /etc/boardd/boardd.toml if it exists; else the defaults, a simulated
 // board) and lays the flags over it, then checks the whole. A fault in a
 // value a flag set is named by the flag. It touches no hardware.
+//
+// When the only faults are in keys (a config.FileError holding
+// config.Errors: every fault of the file and of the flags, each key that
+// would not do at its default), the configuration is returned with the
+// error, so that Check can go on to check what the faults leave sound; a
+// file that cannot be read or is not TOML returns none.
 func loadConfig(o *Options) (*config.Config, string, error) {
 	path := o.Config
 	var c *config.Config
+	var faults config.Errors
+	// keep takes the file's faults in its keys, giving up on any other.
+	keep := func(err error) error {
+		var fe *config.FileError
+		if errors.As(err, &fe) && errors.As(fe.Err, &faults) {
+			return nil
+		}
+		return err
+	}
 	switch {
 	case path != "":
 		var err error
-		if c, err = config.Load(path); err != nil {
+		if c, err = config.LoadUnchecked(path); c == nil {
+			return nil, path, err
+		} else if err := keep(err); err != nil {
 			return nil, path, err
 		}
 	default:
 		var err error
-		c, err = config.Load(config.DefaultPath)
+		c, err = config.LoadUnchecked(config.DefaultPath)
 		switch {
-		case err == nil:
+		case c != nil:
 			path = config.DefaultPath
+			if err := keep(err); err != nil {
+				return nil, path, err
+			}
 		case errors.Is(err, fs.ErrNotExist):
 			c = config.Default()
 		default:
@@ -65,22 +85,29 @@ func loadConfig(o *Options) (*config.Config, string, error) {
 	lichessFlags(o, c, byFlag)
 	if err := c.Check(); err != nil {
 		var es config.Errors
-		if errors.As(err, &es) {
-			for _, e := range es {
-				if name, ok := byFlag[e.Key]; ok {
-					e.Key = name + " (" + e.Key + ")"
-				}
-			}
-		}
-		if path == "" {
+		if !errors.As(err, &es) {
 			return nil, path, err
 		}
-		return nil, path, &config.FileError{Path: path + " with the flags", Err: err}
+		for _, e := range es {
+			if name, ok := byFlag[e.Key]; ok {
+				e.Key = name + " (" + e.Key + ")"
+			}
+		}
+		faults = append(faults, es...)
 	}
-	if err := engineFlagsNeedAnEngine(o, c); err != nil {
-		return nil, path, err
+	if len(faults) == 0 {
+		if err := engineFlagsNeedAnEngine(o, c); err != nil {
+			return nil, path, err
+		}
+		return c, path, nil
 	}
-	return c, path, nil
+	switch {
+	case path == "":
+		return c, path, faults
+	case len(byFlag) > 0:
+		return c, path, &config.FileError{Path: path + " with the flags", Err: faults}
+	}
+	return c, path, &config.FileError{Path: path, Err: faults}
 }
 
 // absPath returns path made absolute ("" stays ""; a path that cannot be

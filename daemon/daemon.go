@@ -145,9 +145,9 @@ func (d *daemon) start() error {
 	}
 	// Everything the configuration names is read before anything runs:
 	// a fault in it stops the start before the console shows its token.
-	beyond, err := checkBeyondFile(d.cfg, d.stateDir, d.o.Getenv)
-	if err != nil {
-		return err
+	beyond, errs := checkBeyondFile(d.cfg, d.stateDir, d.o.Getenv, nil)
+	if len(errs) > 0 {
+		return UsageError{errors.Join(errs...)}
 	}
 	d.tls, d.hall = beyond.tls, beyond.hall
 	// The journal builds the game, replaying the game in progress.

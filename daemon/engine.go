@@ -81,27 +81,34 @@ func engineFlagsNeedAnEngine(o *Options, c *config.Config) error {
 }
 
 // checkEngine reads what the [engine] section names beyond the file: the
-// engine's executable, its level and its opening book. A fault is a
-// UsageError, found before anything starts.
-func checkEngine(c *config.Config) (*computer.Book, error) {
+// engine's executable, its level and its opening book. Each fault is a
+// UsageError, found before anything starts; a part whose keys faulted
+// reports (nil for none) is not checked again.
+func checkEngine(c *config.Config, faulted func(keys ...string) bool) (*computer.Book, []error) {
+	if faulted == nil {
+		faulted = func(...string) bool { return false }
+	}
 	e := c.Engine
 	if e.Path == "" {
 		return nil, nil
 	}
+	var errs []error
 	if _, err := exec.LookPath(e.Path); err != nil {
-		return nil, UsageError{fmt.Errorf("engine.path %q: no engine there (install one, e.g. apt install stockfish, and give its path, /usr/games/stockfish): %w", e.Path, err)}
+		errs = append(errs, UsageError{fmt.Errorf("engine.path %q: no engine there (install one, e.g. apt install stockfish, and give its path, /usr/games/stockfish): %w", e.Path, err)})
 	}
-	if _, err := computer.ParseLevel(e.Level()); err != nil {
-		return nil, UsageError{fmt.Errorf("engine level: %w", err)}
+	if !faulted("engine.elo", "engine.skill", "engine.limit") {
+		if _, err := computer.ParseLevel(e.Level()); err != nil {
+			errs = append(errs, UsageError{fmt.Errorf("engine level: %w", err)})
+		}
 	}
-	if e.Book == "" {
-		return nil, nil
+	if e.Book == "" || faulted("engine.book") {
+		return nil, errs
 	}
 	book, err := computer.OpenBook(e.Book)
 	if err != nil {
-		return nil, UsageError{fmt.Errorf("engine.book: %w", err)}
+		errs = append(errs, UsageError{fmt.Errorf("engine.book: %w", err)})
 	}
-	return book, nil
+	return book, errs
 }
 
 // engine is the computer opponent of the running board: the engine, the
@@ -125,9 +132,9 @@ func (d *daemon) startEngine() error {
 		}
 		return d.noEngine()
 	}
-	book, err := checkEngine(d.cfg)
-	if err != nil {
-		return err
+	book, errs := checkEngine(d.cfg, nil)
+	if len(errs) > 0 {
+		return UsageError{errors.Join(errs...)}
 	}
 	level, _ := computer.ParseLevel(e.Level())
 	player, err := computer.Start(d.ctx, computer.Options{
