@@ -21,6 +21,7 @@ import (
 	"github.com/boardd/boardd/console"
 	"github.com/boardd/boardd/game"
 	"github.com/boardd/boardd/led"
+	"github.com/boardd/boardd/lichess"
 	"github.com/boardd/boardd/serialport"
 	"github.com/boardd/boardd/timing"
 )
@@ -96,6 +97,10 @@ type daemon struct {
 	engine   *engine                      // the computer opponent, nil for none (engine.go)
 	online   *onlinePlay                  // play on lichess, nil for none (online.go)
 	apps     *emulation                   // the board apps drive, nil for none (emulate.go)
+
+	// lichessOptions, when set (by tests), adjusts the lichess client's
+	// options before it is made: its clock and wait, its backoff.
+	lichessOptions func(*lichess.Options)
 }
 
 // Run runs the board until ctx ends. A fault in the options or the

@@ -121,7 +121,9 @@ type onlinePlay struct {
 // startOnline checks the token and starts looking for the game to play:
 // the account's game in progress, else a seek or a challenge. A missing,
 // revoked or wrong-scope token stops boardd with a message saying what to
-// do.
+// do. Lichess out of reach (no answer, 5xx, 429) does not: boardd runs on
+// without it and checks the token again with the client's backoff until
+// lichess answers (awaitAccount).
 func (d *daemon) startOnline() error {
 	play, err := lichessPlayOf(&d.o, d.cfg)
 	if err != nil {
@@ -134,24 +136,36 @@ func (d *daemon) startOnline() error {
 	if err != nil {
 		return UsageError{err}
 	}
-	client, err := lichess.New(lichess.Options{BaseURL: d.o.Getenv(LichessURLEnv), Token: token, Logger: d.log})
+	lo := lichess.Options{BaseURL: d.o.Getenv(LichessURLEnv), Token: token, Logger: d.log}
+	if d.lichessOptions != nil {
+		d.lichessOptions(&lo)
+	}
+	client, err := lichess.New(lo)
 	if err != nil {
 		return UsageError{err}
 	}
 	ctx, cancel := context.WithTimeout(d.ctx, 30*time.Second)
 	account, err := client.CheckToken(ctx)
 	cancel()
-	if err != nil {
+	unreachable := err != nil && lichess.Unreachable(err)
+	if err != nil && !unreachable {
 		return fmt.Errorf("%w (token from %s)", err, path)
 	}
-	d.log.Info("lichess", "account", account.Username, "token_file", path)
 	op := &onlinePlay{d: d, client: client, account: account, play: play, watchers: map[int]func(){}, searching: "looking for the game to play on lichess"}
+	if unreachable {
+		op.searching = "lichess cannot be reached; trying again"
+	} else {
+		d.log.Info("lichess", "account", account.Username, "token_file", path)
+	}
 	op.watchBoard()
 	d.online = op
 	ctx, stop := context.WithCancel(d.ctx)
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
+		if unreachable && !op.awaitAccount(ctx, err, path) {
+			return
+		}
 		op.run(ctx)
 	}()
 	d.onClose(func() error {
@@ -160,6 +174,50 @@ func (d *daemon) startOnline() error {
 		return nil
 	})
 	return nil
+}
+
+// awaitAccount checks the token again, with the client's backoff on its
+// clock, until lichess answers, after the check at start found lichess out
+// of reach (first). The outage is logged once, when it begins, and shown in
+// the console's online panel with the next attempt's delay; lichess's
+// return is logged too. It reports whether the token is good; if lichess
+// rejects it when it answers, online play stops and says why (boardd,
+// running, carries on without lichess).
+func (op *onlinePlay) awaitAccount(ctx context.Context, first error, tokenPath string) bool {
+	d := op.d
+	backoff := op.client.NewBackoff()
+	err := first
+	for attempt := 1; ; attempt++ {
+		delay := backoff.Next(err)
+		if attempt == 1 {
+			d.log.Warn("lichess cannot be reached; boardd runs on and checks the token again until lichess answers", "err", err, "retry", delay)
+		} else {
+			d.log.Debug("lichess still cannot be reached", "err", err, "retry", delay, "attempt", attempt)
+		}
+		op.setSearching(fmt.Sprintf("lichess cannot be reached (%v); trying again in %v", err, delay))
+		if op.client.Wait(ctx, delay) != nil {
+			return false
+		}
+		var account lichess.Account
+		account, err = op.client.CheckToken(ctx)
+		if ctx.Err() != nil {
+			return false
+		}
+		switch {
+		case err == nil:
+			d.log.Info("lichess answers again", "account", account.Username, "token_file", tokenPath, "attempts", attempt+1)
+			op.mu.Lock()
+			op.account = account
+			op.mu.Unlock()
+			op.setSearching("looking for the game to play on lichess")
+			return true
+		case !lichess.Unreachable(err):
+			err = fmt.Errorf("%w (token from %s)", err, tokenPath)
+			d.log.Error("lichess: the token check failed; online play stops", "err", err)
+			op.setSearching("online play stopped: " + err.Error())
+			return false
+		}
+	}
 }
 
 // watchBoard tells op.newGame when the board begins a new game.

@@ -4,9 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -15,6 +18,7 @@ import (
 	"github.com/boardd/boardd/game"
 	"github.com/boardd/boardd/lichess"
 	"github.com/boardd/boardd/lichess/lichesstest"
+	"github.com/boardd/boardd/timing"
 	"github.com/boardd/boardd/trace"
 )
 
@@ -244,11 +248,27 @@ func TestLichessFindsTheGame(t *testing.T) {
 // ends.
 func onlineDaemon(t *testing.T, srv *lichesstest.Server, section string) *daemon {
 	t.Helper()
+	d, err := startOnlineDaemon(t, srv, section, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d
+}
+
+// startOnlineDaemon is onlineDaemon with its log written to logs (if not
+// nil) and the lichess client's options adjusted by adjust (if not nil); it
+// returns startOnline's error.
+func startOnlineDaemon(t *testing.T, srv *lichesstest.Server, section string, logs io.Writer, adjust func(*lichess.Options)) (*daemon, error) {
+	t.Helper()
 	dir := t.TempDir()
 	if err := os.WriteFile(filepath.Join(dir, "lichess-token"), []byte(srv.Token()+"\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	d, _ := testDaemon(t, Options{StateDir: dir, Lichess: true, Config: writeFile(t, "boardd.toml", section)})
+	if logs != nil {
+		d.log = slog.New(slog.NewTextHandler(logs, nil))
+	}
+	d.lichessOptions = adjust
 	d.o.Getenv = func(k string) string {
 		if k == LichessURLEnv {
 			return srv.URL()
@@ -276,10 +296,7 @@ func onlineDaemon(t *testing.T, srv *lichesstest.Server, section string) *daemon
 		d.close()
 		<-done
 	})
-	if err := d.startOnline(); err != nil {
-		t.Fatal(err)
-	}
-	return d
+	return d, d.startOnline()
 }
 
 // waitFor polls ok until it holds, failing the test after 10 s.
@@ -401,5 +418,146 @@ func TestLichessAcceptsTheNextChallenge(t *testing.T) {
 	}
 	if len(srv.Seeks()) != 0 {
 		t.Error("a seek without lichess.seek")
+	}
+}
+
+// Lichess out of reach when boardd starts (no answer, or a 429) does not
+// stop it: the start goes on, the outage is logged once and shown in the
+// console's online panel, and the token is checked again with the
+// client's backoff on its clock until lichess answers; then online play
+// begins. A token lichess rejects once it answers stops online play (not
+// boardd) and says why.
+func TestLichessUnreachableAtStart(t *testing.T) {
+	tests := []struct {
+		name string
+		// before is done to the server before boardd starts; at is done at
+		// the n-th wait of the backoff (1-based).
+		before func(*lichesstest.Server)
+		at     map[int]func(*lichesstest.Server)
+		waits  []time.Duration // the backoff's waits, in order
+		play   bool            // online play goes on to look for a game
+		panel  string          // the online panel at the end
+		log    []string        // in the log, each once
+	}{
+		{
+			name:   "down, then back",
+			before: (*lichesstest.Server).GoDown,
+			at:     map[int]func(*lichesstest.Server){3: (*lichesstest.Server).ComeUp},
+			waits:  []time.Duration{time.Second, 2 * time.Second, 4 * time.Second},
+			play:   true,
+			panel:  "waiting on lichess for a challenge or a game",
+			log:    []string{"lichess cannot be reached; boardd runs on", "lichess answers again"},
+		},
+		{
+			name:   "rate limited",
+			before: func(s *lichesstest.Server) { s.RateLimitNext(1, "/api/account", 0) },
+			waits:  []time.Duration{time.Minute},
+			play:   true,
+			panel:  "waiting on lichess for a challenge or a game",
+			log:    []string{"lichess cannot be reached; boardd runs on", "lichess answers again"},
+		},
+		{
+			name:   "down, then back rejecting the token",
+			before: (*lichesstest.Server).GoDown,
+			at: map[int]func(*lichesstest.Server){2: func(s *lichesstest.Server) {
+				s.RevokeToken(s.Token())
+				s.ComeUp()
+			}},
+			waits: []time.Duration{time.Second, 2 * time.Second},
+			panel: "online play stopped: lichess: lichess rejected the token",
+			log:   []string{"lichess cannot be reached; boardd runs on", "the token check failed; online play stops"},
+		},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			srv := lichesstest.New(lichesstest.Options{EventKeepAlive: 100 * time.Millisecond})
+			t.Cleanup(srv.Close)
+			tc.before(srv)
+			var (
+				logs     syncLog
+				clock    timing.Virtual
+				mu       sync.Mutex
+				waits    []time.Duration
+				panels   []string // the online panel at each wait
+				online   *onlinePlay
+				onlineMu sync.Mutex
+			)
+			// The backoff's waits pass at once on the virtual clock; the
+			// long timers (request timeout, stall) never fire.
+			wait := func(ctx context.Context, d time.Duration) error {
+				if d >= time.Hour {
+					<-ctx.Done()
+					return ctx.Err()
+				}
+				mu.Lock()
+				waits = append(waits, d)
+				n := len(waits)
+				mu.Unlock()
+				onlineMu.Lock()
+				op := online
+				onlineMu.Unlock()
+				if op != nil {
+					_, _, searching := op.current()
+					mu.Lock()
+					panels = append(panels, searching)
+					mu.Unlock()
+				}
+				if f := tc.at[n]; f != nil {
+					f(srv)
+				}
+				clock.Set(clock.Now() + d)
+				return ctx.Err()
+			}
+			started := make(chan struct{})
+			d, err := startOnlineDaemon(t, srv, "", &logs, func(o *lichess.Options) {
+				o.Clock, o.Wait = &clock, func(ctx context.Context, d time.Duration) error {
+					select { // until d.online is known
+					case <-started:
+					case <-ctx.Done():
+						return ctx.Err()
+					}
+					return wait(ctx, d)
+				}
+				o.RequestTimeout, o.StallTimeout = time.Hour, time.Hour
+			})
+			if err != nil {
+				t.Fatalf("boardd stopped at start: %v", err)
+			}
+			onlineMu.Lock()
+			online = d.online
+			onlineMu.Unlock()
+			close(started)
+			waitFor(t, "the online panel: "+tc.panel, func() bool {
+				_, _, searching := d.online.current()
+				return strings.Contains(searching, tc.panel)
+			})
+			if tc.play {
+				waitFor(t, "the event stream", func() bool { return srv.EventStreamsOpened() == 1 })
+			}
+			mu.Lock()
+			defer mu.Unlock()
+			if fmt.Sprint(waits) != fmt.Sprint(tc.waits) {
+				t.Errorf("waits %v, want %v", waits, tc.waits)
+			}
+			for i, p := range panels {
+				if !strings.Contains(p, "lichess cannot be reached (lichess: GET /api/account: ") || !strings.Contains(p, "trying again in "+tc.waits[i].String()) {
+					t.Errorf("the online panel at wait %d: %q", i+1, p)
+				}
+			}
+			if len(panels) != len(tc.waits) {
+				t.Errorf("%d panels seen, want %d", len(panels), len(tc.waits))
+			}
+			for _, want := range tc.log {
+				if n := strings.Count(logs.String(), want); n != 1 {
+					t.Errorf("%q %d times in the log, want once:\n%s", want, n, logs.String())
+				}
+			}
+			if !tc.play && srv.EventStreamsOpened() != 0 {
+				t.Error("online play went on with a rejected token")
+			}
+			if strings.Contains(logs.String(), srv.Token()) {
+				t.Error("the token is in the log")
+			}
+		})
 	}
 }
