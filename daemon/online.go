@@ -250,8 +250,25 @@ func (op *onlinePlay) watchBoard() {
 // a challenge it accepts or a game started elsewhere.
 func (op *onlinePlay) run(ctx context.Context) {
 	seek := op.play.seek
+	backoff := op.client.NewBackoff()
+	outage := false
 	for ctx.Err() == nil {
 		info, err := op.find(ctx, seek)
+		if err != nil && ctx.Err() == nil && lichess.Unreachable(err) {
+			// Lichess went out of reach after the token check, or between
+			// games: look again, spaced as the streams' reconnections are,
+			// the seek kept for the next attempt.
+			delay := backoff.Next(err)
+			if !outage {
+				op.d.log.Warn("lichess cannot be reached while looking for the game; trying again", "err", err, "retry", delay)
+			}
+			outage = true
+			op.setSearching(fmt.Sprintf("lichess cannot be reached (%v); trying again in %v", err, delay))
+			if op.client.Wait(ctx, delay) != nil {
+				return
+			}
+			continue
+		}
 		seek = nil
 		if err != nil {
 			if ctx.Err() == nil {
@@ -259,6 +276,10 @@ func (op *onlinePlay) run(ctx context.Context) {
 				op.setSearching("no game: " + err.Error())
 			}
 			return
+		}
+		if outage {
+			op.d.log.Info("lichess answers again: a game found")
+			outage, backoff = false, op.client.NewBackoff()
 		}
 		if err := op.playGame(ctx, info); err != nil && ctx.Err() == nil {
 			op.d.log.Error("lichess: the game stopped", "game", info.GameID, "err", err)

@@ -457,6 +457,14 @@ func TestLichessUnreachableAtStart(t *testing.T) {
 			log:    []string{"lichess cannot be reached; boardd runs on", "lichess answers again"},
 		},
 		{
+			name:   "out of reach when looking for the game",
+			before: func(s *lichesstest.Server) { s.RateLimitNext(1, "/api/account/playing", 0) },
+			waits:  []time.Duration{time.Minute},
+			play:   true,
+			panel:  "waiting on lichess for a challenge or a game",
+			log:    []string{"lichess cannot be reached while looking for the game", "lichess: event stream connected"},
+		},
+		{
 			name:   "down, then back rejecting the token",
 			before: (*lichesstest.Server).GoDown,
 			at: map[int]func(*lichesstest.Server){2: func(s *lichesstest.Server) {
@@ -540,7 +548,7 @@ func TestLichessUnreachableAtStart(t *testing.T) {
 				t.Errorf("waits %v, want %v", waits, tc.waits)
 			}
 			for i, p := range panels {
-				if !strings.Contains(p, "lichess cannot be reached (lichess: GET /api/account: ") || !strings.Contains(p, "trying again in "+tc.waits[i].String()) {
+				if !strings.Contains(p, "lichess cannot be reached (lichess: GET /api/account") || !strings.Contains(p, "trying again in "+tc.waits[i].String()) {
 					t.Errorf("the online panel at wait %d: %q", i+1, p)
 				}
 			}
