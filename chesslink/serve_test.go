@@ -13,10 +13,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/creack/pty"
-	"golang.org/x/sys/unix"
-
 	"github.com/boardd/boardd/board"
+	"github.com/boardd/boardd/ptypair"
 )
 
 // fakeApp is a chess app on the master side of a pseudo-terminal whose
@@ -25,8 +23,7 @@ import (
 // EIO while the emulator closes and reopens its port.
 type fakeApp struct {
 	t      *testing.T
-	master *os.File
-	slave  *os.File
+	pty    *ptypair.PTY // the app's end; it holds the slave open too
 	parity Parity
 	dec    Decoder
 	buf    []byte
@@ -37,51 +34,16 @@ type fakeApp struct {
 
 func newFakeApp(t *testing.T, link string) *fakeApp {
 	t.Helper()
-	m, s, err := pty.Open()
+	p, err := ptypair.Open(link)
 	if err != nil {
-		t.Fatalf("pty: %v", err)
+		t.Fatal(err)
 	}
-	// A non-blocking duplicate of the master goes through Go's poller, so
-	// read deadlines work and Close interrupts a read.
-	fd, err := unix.Dup(int(m.Fd()))
-	m.Close()
-	if err != nil {
-		s.Close()
-		t.Fatalf("pty: dup: %v", err)
-	}
-	if err := unix.SetNonblock(fd, true); err != nil {
-		t.Fatalf("pty: non-blocking: %v", err)
-	}
-	a := &fakeApp{t: t, master: os.NewFile(uintptr(fd), "ptmx"), slave: s, dec: Decoder{Replies: true, RequireParity: true}, buf: make([]byte, 4096)}
+	a := &fakeApp{t: t, pty: p, dec: Decoder{Replies: true, RequireParity: true}, buf: make([]byte, 4096)}
 	t.Cleanup(a.close)
-	// Raw at once, so nothing the app writes before the emulator opens the
-	// port is echoed back.
-	tio, err := unix.IoctlGetTermios(int(s.Fd()), unix.TCGETS)
-	if err != nil {
-		t.Fatalf("pty: termios: %v", err)
-	}
-	tio.Iflag &^= unix.IGNBRK | unix.BRKINT | unix.PARMRK | unix.ISTRIP | unix.INLCR | unix.IGNCR | unix.ICRNL | unix.IXON
-	tio.Oflag &^= unix.OPOST
-	tio.Lflag &^= unix.ECHO | unix.ECHONL | unix.ICANON | unix.ISIG | unix.IEXTEN
-	tio.Cflag = tio.Cflag&^(unix.CSIZE|unix.PARENB) | unix.CS8
-	if err := unix.IoctlSetTermios(int(s.Fd()), unix.TCSETS, tio); err != nil {
-		t.Fatalf("pty: raw: %v", err)
-	}
-	tmp := link + ".new"
-	os.Remove(tmp)
-	if err := os.Symlink(s.Name(), tmp); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Rename(tmp, link); err != nil {
-		t.Fatal(err)
-	}
 	return a
 }
 
-func (a *fakeApp) close() {
-	a.master.Close()
-	a.slave.Close()
-}
+func (a *fakeApp) close() { a.pty.Close() }
 
 // send writes a command as the app does: its body, check digits, parity.
 func (a *fakeApp) send(body string) {
@@ -91,7 +53,7 @@ func (a *fakeApp) send(body string) {
 
 func (a *fakeApp) write(b []byte) {
 	a.t.Helper()
-	if _, err := a.master.Write(b); err != nil {
+	if _, err := a.pty.Write(b); err != nil {
 		a.t.Fatalf("app write: %v", err)
 	}
 }
@@ -99,8 +61,8 @@ func (a *fakeApp) write(b []byte) {
 // read reads for up to d and decodes what came.
 func (a *fakeApp) read(d time.Duration) {
 	a.t.Helper()
-	_ = a.master.SetReadDeadline(time.Now().Add(d))
-	n, err := a.master.Read(a.buf)
+	_ = a.pty.SetReadDeadline(time.Now().Add(d))
+	n, err := a.pty.Read(a.buf)
 	if err != nil && !errors.Is(err, os.ErrDeadlineExceeded) {
 		a.t.Fatalf("app read: %v", err)
 	}

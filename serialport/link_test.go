@@ -12,9 +12,9 @@ import (
 	"time"
 
 	"github.com/boardd/boardd/board"
-	"github.com/boardd/boardd/hwtest"
 	"github.com/boardd/boardd/led"
 	"github.com/boardd/boardd/link"
+	"github.com/boardd/boardd/ptypair"
 	"github.com/boardd/boardd/sensor"
 	"github.com/boardd/boardd/serialport"
 	"github.com/boardd/boardd/timing"
@@ -24,7 +24,7 @@ import (
 // driven step by step by the test.
 type fakeBoard struct {
 	t     *testing.T
-	pty   *hwtest.PTY
+	pty   *ptypair.PTY
 	sess  *link.Session
 	dec   link.Decoder
 	clock *timing.Real
@@ -33,7 +33,7 @@ type fakeBoard struct {
 
 func newFakeBoard(t *testing.T, path string, flags link.HelloFlags) *fakeBoard {
 	t.Helper()
-	p, err := hwtest.OpenPTY(path)
+	p, err := ptypair.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -15,11 +15,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/creack/pty"
-	"golang.org/x/sys/unix"
-
 	"github.com/boardd/boardd/board"
 	"github.com/boardd/boardd/chesslink"
+	"github.com/boardd/boardd/ptypair"
 )
 
 // Wait bounds every wait for the board's answer.
@@ -30,10 +28,9 @@ const Wait = 10 * time.Second
 // be. It keeps a descriptor of the slave open itself, so that its master
 // never reads an error while the emulation closes and reopens the port.
 type App struct {
-	t      testing.TB
-	link   string
-	master *os.File
-	slave  *os.File
+	t    testing.TB
+	link string
+	pty  *ptypair.PTY // the app's end; it holds the slave open too
 	// Parity is what bit 7 of the bytes the app sends carries (odd by
 	// default, as over a UART; ParityNone as over a USB gadget port).
 	Parity chesslink.Parity
@@ -53,46 +50,12 @@ type App struct {
 // when the test ends.
 func Open(t testing.TB, link string) *App {
 	t.Helper()
-	m, s, err := pty.Open()
+	p, err := ptypair.Open(link)
 	if err != nil {
-		t.Fatalf("chesslinktest: pty: %v", err)
+		t.Fatalf("chesslinktest: %v", err)
 	}
-	// A non-blocking duplicate of the master goes through Go's poller, so
-	// that Close interrupts a read. It is closed on exec: a boardd started
-	// by the test must not hold the master open, or the port would never
-	// vanish from under it.
-	fd, err := unix.FcntlInt(m.Fd(), unix.F_DUPFD_CLOEXEC, 0)
-	m.Close()
-	if err != nil {
-		s.Close()
-		t.Fatalf("chesslinktest: pty: dup: %v", err)
-	}
-	if err := unix.SetNonblock(fd, true); err != nil {
-		t.Fatalf("chesslinktest: pty: non-blocking: %v", err)
-	}
-	a := &App{t: t, link: link, master: os.NewFile(uintptr(fd), "ptmx"), slave: s,
+	a := &App{t: t, link: link, pty: p,
 		replies: make(chan string, 1024), statuses: make(chan string, 4096), done: make(chan struct{})}
-	// Raw at once, so that nothing the app writes before the board opens
-	// the port is echoed back or changed.
-	tio, err := unix.IoctlGetTermios(int(s.Fd()), unix.TCGETS)
-	if err != nil {
-		t.Fatalf("chesslinktest: pty: termios: %v", err)
-	}
-	tio.Iflag &^= unix.IGNBRK | unix.BRKINT | unix.PARMRK | unix.ISTRIP | unix.INLCR | unix.IGNCR | unix.ICRNL | unix.IXON
-	tio.Oflag &^= unix.OPOST
-	tio.Lflag &^= unix.ECHO | unix.ECHONL | unix.ICANON | unix.ISIG | unix.IEXTEN
-	tio.Cflag = tio.Cflag&^(unix.CSIZE|unix.PARENB) | unix.CS8
-	if err := unix.IoctlSetTermios(int(s.Fd()), unix.TCSETS, tio); err != nil {
-		t.Fatalf("chesslinktest: pty: raw: %v", err)
-	}
-	tmp := link + ".new"
-	os.Remove(tmp)
-	if err := os.Symlink(s.Name(), tmp); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Rename(tmp, link); err != nil {
-		t.Fatal(err)
-	}
 	go a.read()
 	t.Cleanup(a.Close)
 	return a
@@ -104,7 +67,7 @@ func (a *App) read() {
 	dec := chesslink.Decoder{Replies: true, RequireParity: true}
 	buf := make([]byte, 4096)
 	for {
-		n, err := a.master.Read(buf)
+		n, err := a.pty.Read(buf)
 		a.mu.Lock()
 		a.raw = append(a.raw, buf[:n]...)
 		a.mu.Unlock()
@@ -136,12 +99,8 @@ func (a *App) read() {
 // under the board, as a USB gadget's does when the cable is pulled. It
 // removes link.
 func (a *App) Close() {
-	a.master.Close()
-	a.slave.Close()
+	a.pty.Close() // removes link too
 	<-a.done
-	if target, err := os.Readlink(a.link); err == nil && target == a.slave.Name() {
-		os.Remove(a.link)
-	}
 }
 
 // Send writes a command as the app does: its body (e.g. "W0203"), check
@@ -154,7 +113,7 @@ func (a *App) Send(body string) {
 // Write writes raw bytes to the board.
 func (a *App) Write(b []byte) {
 	a.t.Helper()
-	if _, err := a.master.Write(b); err != nil {
+	if _, err := a.pty.Write(b); err != nil {
 		a.t.Fatalf("chesslinktest: write: %v", err)
 	}
 }
