@@ -133,7 +133,7 @@ func (e *Emulator) Serve(ctx context.Context, path string) error {
 			} else {
 				e.log.Debug("chesslink: app port still cannot be opened", "path", path, "err", err, "next", backoff)
 			}
-			if !sleep(ctx, backoff) {
+			if !timing.Sleep(ctx, backoff) {
 				break
 			}
 			backoff = min(2*backoff, e.opts.MaxBackoff)
@@ -176,23 +176,12 @@ func (e *Emulator) Serve(ctx context.Context, path string) error {
 		default:
 			e.log.Debug("chesslink: app port still failing", "path", path, "err", err, "next", backoff)
 		}
-		if !sleep(ctx, backoff) {
+		if !timing.Sleep(ctx, backoff) {
 			break
 		}
 		backoff = min(2*backoff, e.opts.MaxBackoff)
 	}
 	return nil
-}
-
-func sleep(ctx context.Context, d time.Duration) bool {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-		return false
-	case <-t.C:
-		return true
-	}
 }
 
 type chunk struct {

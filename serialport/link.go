@@ -326,7 +326,7 @@ func (l *Link) Run(ctx context.Context, h Handler) error {
 			} else {
 				l.log.Debug("board port still cannot be opened", "err", err, "next", backoff)
 			}
-			if !sleep(ctx, backoff) {
+			if !timing.Sleep(ctx, backoff) {
 				break
 			}
 			backoff = min(2*backoff, l.opts.MaxBackoff)
@@ -354,7 +354,7 @@ func (l *Link) Run(ctx context.Context, h Handler) error {
 		if l.clock.Now()-opened > l.opts.ReopenAfter {
 			backoff = l.opts.MinBackoff
 		}
-		if !sleep(ctx, backoff) {
+		if !timing.Sleep(ctx, backoff) {
 			break
 		}
 		backoff = min(2*backoff, l.opts.MaxBackoff)
@@ -374,17 +374,6 @@ func (l *Link) markDown(err error) (wasUp bool) {
 	}
 	l.sess.Close()
 	return wasUp
-}
-
-func sleep(ctx context.Context, d time.Duration) bool {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-		return false
-	case <-t.C:
-		return true
-	}
 }
 
 // resolve returns the port's path: the one configured, or the one found by

@@ -10,6 +10,7 @@
 package timing
 
 import (
+	"context"
 	"sync"
 	"time"
 )
@@ -67,4 +68,18 @@ func Earliest(a, b time.Duration) time.Duration {
 		return a
 	}
 	return b
+}
+
+// Sleep waits d in real time, or until ctx ends; it reports whether d
+// passed. It spaces a port's reopening attempts (a backoff between tries on
+// hardware), where nothing depends on the exact instant.
+func Sleep(ctx context.Context, d time.Duration) bool {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return false
+	case <-t.C:
+		return true
+	}
 }
