@@ -3,11 +3,9 @@ package hall_test
 import (
 	"fmt"
 	"slices"
-	"sync"
 	"testing"
 	"time"
 
-	"github.com/boardd/boardd/hall/halltest"
 	"github.com/boardd/boardd/hall/mosquittotest"
 )
 
@@ -61,11 +59,6 @@ func testTwoRooms(t *testing.T, clean bool) {
 	}
 	h, _ := startHall(t, config(t, main.URL(), "hall", cred("hall")))
 	opts := gameOptions("fide2023")
-	type player struct {
-		b    *halltest.Board
-		g    testGame
-		want []string
-	}
 	var ps []*player
 	for i, room := range []struct{ id, url string }{{"a1", main.URL()}, {"r1", room2.URL()}, {"r2", room2.URL()}} {
 		p := &player{g: makeGame(t, testGames[i])}
@@ -79,20 +72,7 @@ func testTwoRooms(t *testing.T, clean bool) {
 		}
 	})
 	ctx := ctxTimeout(t, 90*time.Second)
-	play := func(from, to int) {
-		t.Helper()
-		var wg sync.WaitGroup
-		errs := make([]error, len(ps))
-		for i, p := range ps {
-			wg.Go(func() { errs[i] = p.b.PlayMoves(ctx, p.g.lines, p.g.ends, from, to) })
-		}
-		wg.Wait()
-		for _, err := range errs {
-			if err != nil {
-				t.Fatal(err)
-			}
-		}
-	}
+	play := func(from, to int) { t.Helper(); playMoves(t, ctx, ps, from, to) }
 	held := func(id string) int { return len(hallMoves(h, id)) }
 
 	play(0, 6)

@@ -1,6 +1,7 @@
 package hall_test
 
 import (
+	"context"
 	"fmt"
 	"slices"
 	"sync"
@@ -20,12 +21,6 @@ func TestBrokerKilledMidGame(t *testing.T) {
 	br := startBroker(t, mosquittotest.Options{AllowAnonymous: true})
 	h, _ := startHall(t, config(t, br.URL(), "hall"))
 	opts := gameOptions("fide2023")
-	type player struct {
-		b    *halltest.Board
-		g    testGame
-		dir  string
-		want []string
-	}
 	var ps []*player
 	for i, uci := range testGames {
 		id := fmt.Sprintf("b%d", i+1)
@@ -40,20 +35,7 @@ func TestBrokerKilledMidGame(t *testing.T) {
 		}
 	})
 	ctx := ctxTimeout(t, 90*time.Second)
-	play := func(from, to int) {
-		t.Helper()
-		var wg sync.WaitGroup
-		errs := make([]error, len(ps))
-		for i, p := range ps {
-			wg.Go(func() { errs[i] = p.b.PlayMoves(ctx, p.g.lines, p.g.ends, from, to) })
-		}
-		wg.Wait()
-		for _, err := range errs {
-			if err != nil {
-				t.Fatal(err)
-			}
-		}
-	}
+	play := func(from, to int) { t.Helper(); playMoves(t, ctx, ps, from, to) }
 	held := func(n int) func() bool {
 		return func() bool {
 			for _, p := range ps {
@@ -114,6 +96,32 @@ func TestBrokerKilledMidGame(t *testing.T) {
 		t.Logf("%s: %d events taken, %d dropped as held already, %d as not following", id, applied, dups, gaps)
 		if st := p.b.Uplink.Stats(); st.Connects < 2 && id != "b2" {
 			t.Errorf("%s connected %d times: the outage went unnoticed", id, st.Connects)
+		}
+	}
+}
+
+// player is a board in a hall test with the game it plays and the moves
+// the hall must end up holding.
+type player struct {
+	b    *halltest.Board
+	g    testGame
+	dir  string // its state directory, where a test restarts it
+	want []string
+}
+
+// playMoves plays moves from to to of every player's game, all boards at
+// once, and fails the test on the first board that could not.
+func playMoves(t *testing.T, ctx context.Context, ps []*player, from, to int) {
+	t.Helper()
+	var wg sync.WaitGroup
+	errs := make([]error, len(ps))
+	for i, p := range ps {
+		wg.Go(func() { errs[i] = p.b.PlayMoves(ctx, p.g.lines, p.g.ends, from, to) })
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			t.Fatal(err)
 		}
 	}
 }
