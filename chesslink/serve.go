@@ -166,8 +166,11 @@ func (e *Emulator) Serve(ctx context.Context, path string) error {
 		e.mu.Unlock()
 		// A port that fails again at once with no app heard on it (a gadget
 		// port whose host is gone) is logged once, then at debug level.
+		// "At once" is within the longest wait between attempts, and never
+		// less than a second: a busy machine may take a few milliseconds to
+		// notice even a dead port.
 		switch {
-		case st.Commands > commands || e.clock.Now()-opened > e.opts.MaxBackoff:
+		case st.Commands > commands || e.clock.Now()-opened > max(e.opts.MaxBackoff, time.Second):
 			e.log.Warn("chesslink: app port lost; reopening", "path", path, "err", err, "stats", summary)
 			backoff, quiet = e.opts.MinBackoff, false
 		case !quiet:

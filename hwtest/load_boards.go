@@ -29,13 +29,18 @@ type loadBoard struct {
 	moves func() []string // the moves made, in UCI
 	close func()
 
-	mu      sync.Mutex
-	made    []time.Time // when each move was made
-	acked   []time.Time // when the broker acknowledged its event (light boards)
-	page    []time.Time // when the hall's event stream first showed it
-	inRun   bool
-	firstIn int // the first move made within the window (-1: none yet)
-	played  int // moves made within the window
+	mu    sync.Mutex
+	made  []time.Time // when each move was made
+	acked []time.Time // when the broker acknowledged its event (light boards)
+	page  []time.Time // when the hall's event stream first showed it
+	// shownMoves and shownAt are the most moves the hall's event stream
+	// has shown, and when: the stream may show a move before its maker
+	// has recorded making it (the sender runs on a goroutine of its own).
+	shownMoves int
+	shownAt    time.Time
+	inRun      bool
+	firstIn    int // the first move made within the window (-1: none yet)
+	played     int // moves made within the window
 }
 
 func newLoadBoard(id string) *loadBoard { return &loadBoard{id: id, firstIn: -1} }
@@ -44,6 +49,13 @@ func newLoadBoard(id string) *loadBoard { return &loadBoard{id: id, firstIn: -1}
 func (lb *loadBoard) moveMade(at time.Time) {
 	lb.mu.Lock()
 	lb.made = append(lb.made, at)
+	if lb.shownMoves >= len(lb.made) && len(lb.page) == len(lb.made)-1 {
+		shown := lb.shownAt
+		if shown.Before(at) {
+			shown = at
+		}
+		lb.page = append(lb.page, shown)
+	}
 	if lb.inRun {
 		if lb.firstIn < 0 {
 			lb.firstIn = len(lb.made) - 1
@@ -66,6 +78,9 @@ func (lb *loadBoard) moveAcked(i int, at time.Time) {
 // shown records that the hall's page shows n moves at t.
 func (lb *loadBoard) shown(n int, t time.Time) {
 	lb.mu.Lock()
+	if n > lb.shownMoves {
+		lb.shownMoves, lb.shownAt = n, t
+	}
 	for len(lb.page) < n && len(lb.page) < len(lb.made) {
 		lb.page = append(lb.page, t)
 	}
