@@ -542,6 +542,11 @@ func TestLichessUnreachableAtStart(t *testing.T) {
 			if tc.play {
 				waitFor(t, "the event stream", func() bool { return srv.EventStreamsOpened() == 1 })
 			}
+			// The server counts a stream before boardd has read its answer
+			// and logged it: wait for each line, then count them.
+			for _, want := range tc.log {
+				waitFor(t, "the log line "+want, func() bool { return strings.Contains(logs.String(), want) })
+			}
 			mu.Lock()
 			defer mu.Unlock()
 			if fmt.Sprint(waits) != fmt.Sprint(tc.waits) {
