@@ -242,6 +242,11 @@ type LawSet struct {
 	// LateCheck is what a check announced late does: the moves since are
 	// recalled by the arbiter, or at the offended player's choice.
 	LateCheck Rule
+	// NoticedCheck lets a player whose king has stood in an uncalled check
+	// during two or more moves, on noticing it himself, put back his last
+	// move and parry (sarratt1808:19); nil where the code gives no such
+	// right.
+	NoticedCheck *Rule
 	// UncalledCheckMayBeIgnored: a move that leaves the mover's king in an
 	// unannounced check stands.
 	UncalledCheckMayBeIgnored bool

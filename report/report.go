@@ -50,7 +50,10 @@ const (
 	KindBadPromotion   Kind = "bad-promotion"
 	KindUnannounced    Kind = "unannounced-check"
 	KindFalseCheck     Kind = "false-check"
-	KindSetup          Kind = "misplaced-setup"
+	// KindNoticedCheck: a king found standing in an uncalled check during
+	// two or more moves, noticed by its own side (sarratt1808:19).
+	KindNoticedCheck Kind = "noticed-check"
+	KindSetup        Kind = "misplaced-setup"
 	// KindClockWithoutMove: the clock pressed by the player to move, who has
 	// not moved (fide2023:7.5.3).
 	KindClockWithoutMove Kind = "clock-without-move"

@@ -138,6 +138,35 @@ func (g *Game) lateAnnouncement(t time.Duration, c *checkState) {
 	g.raise(t, d)
 }
 
+// noticedCheck handles the claim button pressed by side in its turn while
+// its king stands in a check nobody called, given before side's last move:
+// the king has been in check during two or more moves, and its player,
+// noticing it himself, may put back his last move and cover the check or
+// move the king (sarratt1808:19). The law asks that nobody can tell how it
+// happened; boardd's record always could, but the players at the board did
+// not, so boardd reads it as applying to every check left uncalled that
+// long. It reports whether the claim was of a check noticed.
+func (g *Game) noticedCheck(t time.Duration, side board.Color) bool {
+	rule := g.laws.NoticedCheck
+	c := g.checks
+	if rule == nil || side != g.cur.Position.Turn || !g.uncalledCheckAgainst(side) {
+		return false
+	}
+	last := len(g.moves) - 2 // side's own last move
+	if last <= c.ply || g.moves[last].side != side {
+		return false // a check given by the last move: nothing of his to put back
+	}
+	king := g.cur.Position.KingSquare(side)
+	d := &decision{kind: report.KindNoticedCheck, law: rule.Law, offender: c.checker, chooser: rule.Chooser,
+		before: g.analysed(g.moves[last].before), provisional: g.cur, touched: king, recorded: true, recallTo: last}
+	for _, id := range g.filter(rule.Options) {
+		d.options = append(d.options, report.Option{ID: id, Squares: []string{king.String()}})
+	}
+	c.announced = true // noticed: from now on the check must be parried
+	g.raise(t, d)
+	return true
+}
+
 // afterFalseCheck runs when a move completes: if the mover's adversary had
 // said "check" falsely just before, the mover may take his move back
 // (philidor1825:XIV, sarratt1808:20, nycc:IV).

@@ -159,3 +159,67 @@ func BenchmarkClaimOnIntendedMove(b *testing.B) {
 		}
 	}
 }
+
+// TestNoticedCheck covers sarratt1808:19: the claim button pressed by a
+// player whose king has stood in an uncalled check since before his own last
+// move. Each case fails were the condition read wrong: who may notice, how
+// long the check must have stood, and which codes know the law.
+func TestNoticedCheck(t *testing.T) {
+	const bishopCheck = "4k3/ppp2ppp/8/8/8/8/PPP2PPP/4KB2 w - - 0 1"
+	const noticed = "irregularity noticed-check sarratt1808:19 by white chooser black [recall,stand]"
+	cases := []struct {
+		name string
+		sets string
+		run  func(h *harness)
+		want []string
+		not  []string
+	}{
+		{name: "check stood during two moves: noticed", sets: "sarratt1808", run: func(h *harness) {
+			h.move("f1b5")
+			h.move("a7a6")
+			h.move("a2a3")
+			h.press("claim", "black")
+		}, want: []string{noticed}},
+		{name: "check just given: nothing of his to put back", sets: "sarratt1808", run: func(h *harness) {
+			h.move("f1b5")
+			h.press("claim", "black")
+		}, not: []string{"irregularity noticed-check"}},
+		{name: "the checker's press is no noticing", sets: "sarratt1808", run: func(h *harness) {
+			h.move("f1b5")
+			h.move("a7a6")
+			h.move("a2a3")
+			h.press("claim", "white")
+		}, not: []string{"irregularity noticed-check"}},
+		{name: "a check announced and parried leaves nothing to notice", sets: "sarratt1808", run: func(h *harness) {
+			h.move("f1b5")
+			h.press("check", "white")
+			h.move("c7c6")
+			h.move("a2a3")
+			h.press("claim", "black")
+		}, not: []string{"irregularity noticed-check"}},
+		{name: "recall takes back his move and the reply", sets: "sarratt1808", run: func(h *harness) {
+			h.move("f1b5")
+			h.move("a7a6")
+			h.move("a2a3")
+			h.press("claim", "black")
+			h.choose("recall", "black")
+		}, want: []string{noticed, "ruling recall by black sarratt1808:19"}},
+		{name: "philidor1825 has no such law", sets: "philidor1825", run: func(h *harness) {
+			h.move("f1b5")
+			h.move("a7a6")
+			h.move("a2a3")
+			h.press("claim", "black")
+		}, not: []string{"irregularity noticed-check"}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			h := newHarness(t, c.sets, bishopCheck)
+			c.run(h)
+			got := h.lines()
+			expectLines(t, got, c.want...)
+			for _, n := range c.not {
+				refuseLine(t, got, n)
+			}
+		})
+	}
+}

@@ -100,7 +100,7 @@ func (g *Game) onPress(gs gesture.Gesture) {
 		if p := g.pending; p != nil && p.kind == report.KindSetup {
 			return
 		}
-		if g.setupClaim(gs.T, gs.Side) {
+		if g.setupClaim(gs.T, gs.Side) || g.noticedCheck(gs.T, gs.Side) {
 			return
 		}
 		g.claim(gs.T, gs.Side)
