@@ -4,11 +4,13 @@ import (
 	"bufio"
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"log/slog"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/boardd/boardd/calibration"
 	"github.com/boardd/boardd/clock"
@@ -22,7 +24,7 @@ func runReplay(ctx context.Context, env *environment, args []string) int {
 	h := &helpText{
 		name:  "replay",
 		usage: []string{"replay [flags] [--trace FILE | --trace -]"},
-		about: "Runs a trace (docs/trace-format.md: lifts, placements, frames, analogue frames, presses, choices, each with its time) through the whole game in virtual time, as fast as it can, and prints one JSON line per decision: touches, adjustments, moves, irregularities with the options the law gives, rulings, mismatches, results, and a last end line with the FEN and the PGN.",
+		about: "Runs a trace (docs/trace-format.md: lifts, placements, frames, analogue frames, presses, choices, each with its time) through the whole game in virtual time, as fast as it can, and prints one JSON line per decision: touches, adjustments, moves, irregularities with the options the law gives, rulings, mismatches, results, and a last end line with the FEN and the PGN. The trace's own head comments `# laws: ID` and `# flags: ...` apply where the command line leaves the law-set or those flags unset.",
 		groups: []flagGroup{
 			{"The game", []string{"laws", "time-control", "tournament", "odds"}},
 			{"Input and logs", []string{"trace", "calibration", "log-level"}},
@@ -36,7 +38,7 @@ func runReplay(ctx context.Context, env *environment, args []string) int {
 		exit: "Exit status: 0 when the trace is played to its end; 2 for a bad command line or a malformed trace line (boardd: trace line N: ...).",
 	}
 	fs := h.flags()
-	laws := fs.String("laws", "fide2023", "law-set id: "+lawIDs())
+	laws := fs.String("laws", "fide2023", "law-set id: "+lawIDs()+"; without it, the trace's # laws: line names it")
 	tracePath := fs.String("trace", "-", "trace file to replay, or - for standard input")
 	calPath := fs.String("calibration", "", "calibration file to read the trace's analogue frames through, as boardd run reads an analogue board (default: the one the trace's first line names, relative to the trace's directory; none: the occupancy recorded with the levels)")
 	tournament := fs.Bool("tournament", false, "tournament mode: the arbiter exacts every penalty, nobody may waive one")
@@ -48,6 +50,27 @@ func runReplay(ctx context.Context, env *environment, args []string) int {
 	}
 	if code, ok := h.noArgs(env, fs); !ok {
 		return code
+	}
+	var in io.Reader = env.stdin
+	if *tracePath != "-" {
+		f, err := os.Open(*tracePath)
+		if err != nil {
+			fmt.Fprintf(env.stderr, "boardd: %v\n", err)
+			return 2
+		}
+		defer f.Close()
+		in = f
+	}
+	// The trace's own `# laws:` and `# flags:` lines say how to replay it
+	// where the command line does not.
+	directives, in, err := trace.ReadDirectives(in)
+	if err != nil {
+		fmt.Fprintf(env.stderr, "boardd: %s: %v\n", *tracePath, err)
+		return 2
+	}
+	if err := applyDirectives(fs, directives); err != nil {
+		fmt.Fprintf(env.stderr, "boardd: %s: %v\n", *tracePath, err)
+		return 2
 	}
 	if _, err := lawset.Lookup(*laws); err != nil {
 		fmt.Fprintf(env.stderr, "boardd: %v\n", err)
@@ -63,16 +86,6 @@ func runReplay(ctx context.Context, env *environment, args []string) int {
 	if err != nil {
 		fmt.Fprintf(env.stderr, "boardd: %v\n", err)
 		return 2
-	}
-	var in io.Reader = env.stdin
-	if *tracePath != "-" {
-		f, err := os.Open(*tracePath)
-		if err != nil {
-			fmt.Fprintf(env.stderr, "boardd: %v\n", err)
-			return 2
-		}
-		defer f.Close()
-		in = f
 	}
 	opts := game.Options{Laws: *laws, Tournament: *tournament, Odds: *odds, TimeControl: *timeControl, ClockAtFirstInput: true, Logger: logger}
 	openCal := func(path string) (game.AnalogClassifier, error) { return openTraceCalibration(path, logger) }
@@ -108,6 +121,46 @@ func runReplay(ctx context.Context, env *environment, args []string) int {
 		return 2
 	}
 	return 0
+}
+
+// applyDirectives sets the flags a trace's head names (its law-set, its
+// flags) that the command line left unset: what the command line says wins.
+func applyDirectives(fs *flag.FlagSet, d trace.Directives) error {
+	given := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
+	var args []string
+	if d.Laws != "" && !given["laws"] {
+		args = append(args, "--laws", d.Laws)
+	}
+	for i := 0; i < len(d.Flags); i++ {
+		word := d.Flags[i]
+		name, _, hasValue := strings.Cut(strings.TrimLeft(word, "-"), "=")
+		f := fs.Lookup(name)
+		if !strings.HasPrefix(word, "-") || f == nil || name == "trace" {
+			return fmt.Errorf("# flags: %q is no replay flag", word)
+		}
+		words := []string{word}
+		if b, ok := f.Value.(interface{ IsBoolFlag() bool }); !hasValue && !(ok && b.IsBoolFlag()) {
+			if i+1 == len(d.Flags) {
+				return fmt.Errorf("# flags: %s wants a value", word)
+			}
+			i++
+			words = append(words, d.Flags[i])
+		}
+		if !given[name] {
+			args = append(args, words...)
+		}
+	}
+	if len(args) == 0 {
+		return nil
+	}
+	out := fs.Output()
+	fs.SetOutput(io.Discard)
+	defer fs.SetOutput(out)
+	if err := fs.Parse(args); err != nil {
+		return fmt.Errorf("# flags: %w", err)
+	}
+	return nil
 }
 
 // openTraceCalibration reads the calibration file at path for the analogue
