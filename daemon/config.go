@@ -82,7 +82,9 @@ func loadConfig(o *Options) (*config.Config, string, error) {
 	if err := engineFlags(o, c, byFlag); err != nil {
 		return nil, path, err
 	}
-	lichessFlags(o, c, byFlag)
+	if err := lichessFlags(o, c, byFlag); err != nil {
+		return nil, path, err
+	}
 	if err := c.Check(); err != nil {
 		var es config.Errors
 		if !errors.As(err, &es) {

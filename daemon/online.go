@@ -31,8 +31,9 @@ type lichessPlay struct {
 }
 
 // lichessFlags lays the --lichess-* flags over the configuration's
-// [lichess] section (the flag names the key in a fault).
-func lichessFlags(o *Options, c *config.Config, byFlag map[string]string) {
+// [lichess] section (the flag names the key in a fault). A --lichess-accept
+// that names nobody (",") is refused: leaving it off is how to accept none.
+func lichessFlags(o *Options, c *config.Config, byFlag map[string]string) error {
 	li := &c.Lichess
 	if o.LichessSeek != "" {
 		li.Seek, byFlag["lichess.seek"] = o.LichessSeek, "--lichess-seek"
@@ -50,10 +51,14 @@ func lichessFlags(o *Options, c *config.Config, byFlag map[string]string) {
 				li.Accept = append(li.Accept, name)
 			}
 		}
+		if len(li.Accept) == 0 {
+			return fmt.Errorf("--lichess-accept %q names no lichess player: give names, comma-separated, or anyone", o.LichessAccept)
+		}
 		for i := range li.Accept {
 			byFlag[fmt.Sprintf("lichess.accept[%d]", i)] = "--lichess-accept"
 		}
 	}
+	return nil
 }
 
 // lichessPlayOf reads what `boardd run --lichess` is to do from the

@@ -58,6 +58,7 @@ accept = ["carol"]
 		{name: "colour in the file", file: "[lichess]\nseek = \"15+10\"\ncolor = \"green\"\n", o: Options{Lichess: true}, want: `lichess.color = "green": expected white, black or random`},
 		{name: "rated without a seek", o: Options{Lichess: true, LichessRated: true}, want: `--lichess-rated (lichess.rated) = true: expected false without lichess.seek`},
 		{name: "a name that is none", o: Options{Lichess: true, LichessAccept: "alice,b*b"}, want: `--lichess-accept (lichess.accept[1]) = "b*b": expected a lichess user name`},
+		{name: "an accept flag that names nobody", o: Options{Lichess: true, LichessAccept: " , "}, want: `--lichess-accept " , " names no lichess player`},
 		{name: "flags without --lichess", o: Options{LichessSeek: "15+10"}, want: "go with --lichess"},
 		{name: "engine flag", o: Options{Lichess: true, Engine: "/usr/games/stockfish"}, want: "--lichess and --engine"},
 		{name: "engine in the file", file: "[engine]\npath = \"/usr/games/stockfish\"\n", o: Options{Lichess: true}, want: `--lichess and engine.path "/usr/games/stockfish"`},
