@@ -14,8 +14,10 @@ import (
 // file, with the flags over it) and checks everything Run checks before the
 // board starts: every key and value, the odds, the console's certificate
 // and key, the hall's URL, credentials and verify key, the engine. It
-// touches no hardware and starts nothing, so that `boardd config check`
-// passes exactly the files `boardd run` takes.
+// touches no hardware and starts nothing but the engine, for as long as it
+// takes to answer "uci" and "isready" (an executable that is no UCI engine
+// is refused by run too), so that `boardd config check` passes exactly the
+// files `boardd run` takes.
 //
 // It finds every fault at once: a fault in a key does not stop the checks
 // that follow, only those that read that key (a certificate is not read
@@ -53,8 +55,13 @@ func Check(o Options) (*config.Config, error) {
 	}
 	_, errs := checkBeyondFile(c, dir, o.Getenv, faulted)
 	f.Faults = append(f.Faults, errs...)
-	_, errs = checkEngine(c, faulted)
+	book, errs := checkEngine(c, faulted)
 	f.Faults = append(f.Faults, errs...)
+	if len(errs) == 0 && c.Engine.Path != "" && !faulted("engine.path", "engine.elo", "engine.skill", "engine.limit") {
+		if err := probeEngine(c, book); err != nil {
+			f.Faults = append(f.Faults, err)
+		}
+	}
 	if !faulted("lichess.seek") {
 		if _, err := lichessPlayOf(&o, c); err != nil {
 			f.Faults = append(f.Faults, err)

@@ -3,6 +3,9 @@ package daemon
 import (
 	"errors"
 	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -113,6 +116,49 @@ white_claim = "GPIO25"
 				if strings.Contains(msg, no) {
 					t.Errorf("check says %q, from a check whose input is at fault:\n%s", no, msg)
 				}
+			}
+		})
+	}
+}
+
+// TestCheckProbesTheEngine: the check starts the engine the file names and
+// refuses an executable that does not answer as a UCI engine, as run does;
+// a real engine passes.
+func TestCheckProbesTheEngine(t *testing.T) {
+	dir := t.TempDir()
+	script := func(name, body string) string {
+		path := filepath.Join(dir, name)
+		if err := os.WriteFile(path, []byte("#!/bin/sh\n"+body+"\n"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+	cases := []struct {
+		name string
+		path string
+		want string // "" for a pass
+	}{
+		{name: "ends at once", path: script("ends", "exit 3"), want: "crashed while starting"},
+		{name: "speaks something else", path: script("talks", `while read l; do echo "what is $l"; done`), want: `no "uciok" after "uci"`},
+	}
+	if sf, err := exec.LookPath("stockfish"); err == nil {
+		cases = append(cases, struct{ name, path, want string }{name: "stockfish", path: sf})
+	} else if _, err := os.Stat("/usr/games/stockfish"); err == nil {
+		cases = append(cases, struct{ name, path, want string }{name: "stockfish", path: "/usr/games/stockfish"})
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			path := writeFile(t, "boardd.toml", fmt.Sprintf("[engine]\npath = %q\n", c.path))
+			_, err := Check(Options{Config: path})
+			if c.want == "" {
+				if err != nil {
+					t.Fatalf("check: %v", err)
+				}
+				return
+			}
+			var faults *CheckFaults
+			if !errors.As(err, &faults) || len(faults.Faults) != 1 || !strings.Contains(err.Error(), c.want) || !strings.Contains(err.Error(), fmt.Sprintf("engine.path %q", c.path)) {
+				t.Fatalf("check: %v, want one fault naming engine.path and %q", err, c.want)
 			}
 		})
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"os/exec"
 	"strconv"
 	"time"
@@ -109,6 +110,23 @@ func checkEngine(c *config.Config, faulted func(keys ...string) bool) (*computer
 		errs = append(errs, UsageError{fmt.Errorf("engine.book: %w", err)})
 	}
 	return book, errs
+}
+
+// probeEngineTimeout bounds how long Check waits for the engine to start
+// and answer.
+const probeEngineTimeout = 15 * time.Second
+
+// probeEngine starts the configured engine as run would, lets it answer
+// "uci" and "isready" and the level's options, and stops it.
+func probeEngine(c *config.Config, book *computer.Book) error {
+	ctx, cancel := context.WithTimeout(context.Background(), probeEngineTimeout)
+	defer cancel()
+	level, _ := computer.ParseLevel(c.Engine.Level())
+	p, err := computer.Start(ctx, computer.Options{Path: c.Engine.Path, Level: level, Book: book, Logger: slog.New(slog.DiscardHandler)})
+	if err != nil {
+		return UsageError{fmt.Errorf("engine.path %q: %w", c.Engine.Path, err)}
+	}
+	return p.Close()
 }
 
 // engine is the computer opponent of the running board: the engine, the
