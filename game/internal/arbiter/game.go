@@ -77,6 +77,7 @@ type decision struct {
 	options     []report.Option
 	before      *board.Analysis // the position before the offending move
 	beforeFirst *board.Analysis // successive moves: before the offender's earlier move
+	secondOnly  bool            // successive moves: a penalty revokes the second alone (philidor1825:VIII)
 	provisional *board.Analysis // the position as it stands on the board
 	reading     *gesture.Reading
 	pre         bool // reported on release of a touched man, before any move

@@ -2,6 +2,7 @@ package arbiter
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -212,6 +213,7 @@ func (g *Game) falseMove(t time.Duration, rd *gesture.Reading) {
 	}
 	if kind == report.KindSuccessive && len(g.moves) > 0 {
 		d.beforeFirst = g.analysed(g.moves[len(g.moves)-1].before)
+		d.secondOnly = g.laws.SuccessiveRevokesSecondOnly
 	}
 	if pos.IsCastling(rd.Move) {
 		d.castleKing = rd.Move
@@ -347,6 +349,10 @@ func (g *Game) feasible(d *decision, ids []report.OptionID) []report.Option {
 		case report.OptRecall, report.OptReplace, report.OptRestore, report.OptKeepFirst, report.OptAnnul:
 			sqs = []board.Square{d.touched}
 		case report.OptMoveTouched:
+			if d.recallsBoth() {
+				out = append(out, g.successiveMen(d, slices.Contains(ids, report.OptKing))...)
+				continue
+			}
 			sqs, ok = g.manSquares(a, side, d.touched)
 		case report.OptMoveTaken:
 			sqs, ok = g.manSquares(a, side, d.taken)
@@ -384,6 +390,36 @@ func (g *Game) feasible(d *decision, ids []report.OptionID) []report.Option {
 	}
 	if len(out) == 0 {
 		out = []report.Option{{ID: report.OptRecall, Squares: squareNames([]board.Square{d.touched})}}
+	}
+	return out
+}
+
+// recallsBoth reports whether d is of two moves made running whose
+// penalties take both back (nycc:XIV; philidor1825:VIII revokes the second
+// alone).
+func (d *decision) recallsBoth() bool {
+	return d.kind == report.KindSuccessive && d.beforeFirst != nil && !d.secondOnly
+}
+
+// successiveMen returns, for two moves made running and recalled, one
+// option for each man they moved that can move lawfully once both are taken
+// back: the adversary decides which of the men touched shall be moved
+// (nycc:XIV). The king is left to the king option where there is one.
+func (g *Game) successiveMen(d *decision, kingOffered bool) []report.Option {
+	a := d.beforeFirst
+	first := g.moves[len(g.moves)-1].move
+	men := []board.Square{first.From}
+	if second := d.reading.Move.From; second != first.To {
+		men = append(men, second)
+	}
+	var out []report.Option
+	for _, sq := range men {
+		if kingOffered && a.Position.Men[sq].Kind() == board.King {
+			continue
+		}
+		if sqs, ok := g.manSquares(a, d.offender, sq); ok {
+			out = append(out, report.Option{ID: report.MoveTouchedOn(sq.String()), Squares: squareNames(sqs)})
+		}
 	}
 	return out
 }
@@ -906,7 +942,8 @@ func (g *Game) apply(t time.Duration, option report.OptionID, by report.Party) {
 		return
 	}
 	target := d.before
-	if (option == report.OptRecall || option == report.OptKing) && d.kind == report.KindSuccessive && d.beforeFirst != nil && !g.laws.SuccessiveRevokesSecondOnly {
+	_, elected := option.TouchedSquare()
+	if (option == report.OptRecall || option == report.OptKing || elected) && d.recallsBoth() {
 		target = d.beforeFirst
 		g.dropMoves(len(g.moves) - 1)
 		g.seen.truncate(g.seen.len() - 1)
