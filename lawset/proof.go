@@ -78,7 +78,7 @@ func proofs() map[string]proof {
 		"nycc:XI":   scenarios("nycc-several-touched-adversary-elects", "nycc-touched-unmovable", "nycc-touch-move-lapse"),
 		"nycc:XII":  scenarios("nycc-false-castling-stands", "nycc-false-en-passant-a-move-late", "nycc-promotion-wrong-square"),
 		"nycc:XIII": scenarios("nycc-discovered-check-stays-covered", "nycc-moved-into-check-unexacted-annuls"),
-		"nycc:XIV":  {scenarios: []string{"nycc-successive-moves-elect-man", "nycc-successive-moves-recall"}, tests: []string{lawsTable}},
+		"nycc:XIV":  {scenarios: []string{"nycc-successive-moves-elect-man", "nycc-successive-moves-recall", "nycc-successive-moves-keep-second"}, tests: []string{lawsTable}},
 		"nycc:XVI":  scenarios("nycc-odds-rook"),
 
 		"hastings1895:I":            scenarios("hastings1895-misplaced-setup"),

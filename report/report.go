@@ -74,6 +74,7 @@ const (
 	OptCastle      OptionID = "castle"       // taken back; the offender must castle correctly
 	OptReplace     OptionID = "replace"      // the adverse man moved is put back; the offender moves freely
 	OptKeepFirst   OptionID = "keep-first"   // successive moves: the second is taken back
+	OptKeepSecond  OptionID = "keep-second"  // successive moves: the first is taken back, the second stands alone (nycc:XIV)
 	OptKeepAll     OptionID = "keep-all"     // successive moves: both remain
 	OptAnnul       OptionID = "annul"        // the game is annulled and begun anew
 	OptRestore     OptionID = "restore"      // fide2023:7.5.1: the position before the irregularity is reinstated

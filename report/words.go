@@ -17,6 +17,7 @@ var optionWords = map[OptionID][2]string{
 	OptCastle:      {"He must castle lawfully", ""},
 	OptReplace:     {"Put the moved man back; he may play any move", ""},
 	OptKeepFirst:   {"Take the second move back", ""},
+	OptKeepSecond:  {"Take the first move back; the second stands", ""},
 	OptKeepAll:     {"Let both moves stand", ""},
 	OptAnnul:       {"Annul the game and begin it again", ""},
 	OptRestore:     {"Set up the position before the move again", ""},

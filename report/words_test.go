@@ -9,7 +9,7 @@ import (
 // reads as its id.
 func TestEveryOptionHasWords(t *testing.T) {
 	all := []OptionID{OptStand, OptRecall, OptMoveTouched, OptMoveTaken, OptTakeTouched, OptKing, OptRook, OptCastle,
-		OptReplace, OptKeepFirst, OptKeepAll, OptAnnul, OptRestore, OptPromoteQ, OptPromoteR, OptPromoteB, OptPromoteN,
+		OptReplace, OptKeepFirst, OptKeepSecond, OptKeepAll, OptAnnul, OptRestore, OptPromoteQ, OptPromoteR, OptPromoteB, OptPromoteN,
 		OptCount, OptRefused}
 	words := OptionWords()
 	if len(words) != len(all) {

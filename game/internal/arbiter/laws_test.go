@@ -296,15 +296,15 @@ func TestLaws(t *testing.T) {
 		{law: "nycc:XIV", sets: "nycc", fen: "4k3/8/8/8/8/8/3PP3/4K3 w - - 0 1", run: func(h *harness) {
 			h.move("e2e4")
 			h.move("d2d4")
-		}, want: []string{"irregularity successive-moves nycc:XIV by white chooser black [keep-all,keep-first,recall,move-touched-e2,move-touched-d2,king]"}},
+		}, want: []string{"irregularity successive-moves nycc:XIV by white chooser black [keep-all,keep-first,keep-second,recall,move-touched-e2,move-touched-d2,king]"}},
 		{law: "nycc:XIV", sets: "nycc", fen: "4k3/8/8/8/8/8/3PP3/4K3 w - - 0 1", run: func(h *harness) {
 			h.move("e2e3")
-			h.move("e3e4") // the same man twice: one man to elect
+			h.move("e3e4") // the same man twice: one man to elect, and no second move without the first
 		}, want: []string{"irregularity successive-moves nycc:XIV by white chooser black [keep-all,keep-first,recall,move-touched-e2,king]"}},
 		{law: "nycc:XIV", sets: "nycc", fen: "4k3/8/8/8/8/8/3PP3/4K3 w - - 0 1", run: func(h *harness) {
 			h.move("e1f1")
 			h.move("e2e4") // the king is elected by the king option
-		}, want: []string{"irregularity successive-moves nycc:XIV by white chooser black [keep-all,keep-first,recall,move-touched-e2,king]"}},
+		}, want: []string{"irregularity successive-moves nycc:XIV by white chooser black [keep-all,keep-first,keep-second,recall,move-touched-e2,king]"}},
 		{law: "hastings1895:IV", sets: "hastings1895", run: func(h *harness) {
 			g1 := h.touch("g1")
 			h.adjust("g1", false)

@@ -348,6 +348,8 @@ func (g *Game) feasible(d *decision, ids []report.OptionID) []report.Option {
 			sqs = validSquares(d.touched, d.reading.Move.To)
 		case report.OptRecall, report.OptReplace, report.OptRestore, report.OptKeepFirst, report.OptAnnul:
 			sqs = []board.Square{d.touched}
+		case report.OptKeepSecond:
+			sqs, ok = g.keepSecondSquares(d)
 		case report.OptMoveTouched:
 			if d.recallsBoth() {
 				out = append(out, g.successiveMen(d, slices.Contains(ids, report.OptKing))...)
@@ -399,6 +401,40 @@ func (g *Game) feasible(d *decision, ids []report.OptionID) []report.Option {
 // alone).
 func (d *decision) recallsBoth() bool {
 	return d.kind == report.KindSuccessive && d.beforeFirst != nil && !d.secondOnly
+}
+
+// keepSecondSquares says whether, of two moves made running, the second
+// can stand alone: it must be a lawful move where the first was made
+// (nycc:XIV "any one of them"). The squares are the first man's, where he
+// goes back to and where he stands, then the second move's.
+func (g *Game) keepSecondSquares(d *decision) ([]board.Square, bool) {
+	if !d.recallsBoth() || d.reading == nil {
+		return nil, false
+	}
+	second := d.reading.Move
+	for _, m := range d.beforeFirst.MovesFrom(second.From) {
+		if m.To == second.To && m.Promo == second.Promo {
+			first := g.moves[len(g.moves)-1].move
+			return []board.Square{first.From, first.To, second.From, second.To}, true
+		}
+	}
+	return nil, false
+}
+
+// keepSecond takes the first of two moves made running back and lets the
+// second stand alone (nycc:XIV): the second is recorded from the position
+// before the first, and the board is guided to the position it makes.
+func (g *Game) keepSecond(t time.Duration, d *decision, by report.Party) {
+	first := len(g.moves) - 1
+	firstSAN := g.moves[first].san
+	g.dropMoves(first)
+	g.seen.truncate(g.seen.len() - 1)
+	rd := *d.reading
+	rd.Legal = true
+	g.record(t, &rd, d.beforeFirst, true)
+	g.comment(fmt.Sprintf("%s, %s: %s by %s (%s taken back)", d.kind, d.law, report.OptKeepSecond, by, firstSAN))
+	g.restoreTo(t, g.cur, nil)
+	g.afterMove(t)
 }
 
 // successiveMen returns, for two moves made running and recalled, one
@@ -924,6 +960,9 @@ func (g *Game) apply(t time.Duration, option report.OptionID, by report.Party) {
 	switch option {
 	case report.OptStand, report.OptKeepAll:
 		g.stand(t, d, by)
+		return
+	case report.OptKeepSecond:
+		g.keepSecond(t, d, by)
 		return
 	case report.OptPromoteQ, report.OptPromoteR, report.OptPromoteB, report.OptPromoteN:
 		rd := *d.reading
