@@ -217,7 +217,7 @@ func TestBrowserHall(t *testing.T) {
 	if err := chromedp.Do(grid, chromedp.Click(chromedp.CSS(`.card[data-board="b1"]`))); err != nil {
 		t.Fatal(err)
 	}
-	until(t, grid, "b1's page", `location.search === '?board=b1' && document.getElementById('board-id').textContent === 'b1'`)
+	until(t, grid, "b1's page", `location.search === '?board=b1' && document.getElementById('board-id')?.textContent === 'b1'`) // the new page may not be laid out yet
 
 	// The arbiter's page, with the hall's token.
 	arb := page(t, hs.URL+"/?board=b1#token="+testToken)
@@ -380,7 +380,7 @@ func TestBrowserHallThousands(t *testing.T) {
 	if err := chromedp.Do(grid, chromedp.Click(chromedp.CSS(`#waiting-boards a[data-board="b1500"]`))); err != nil {
 		t.Fatal(err)
 	}
-	until(t, grid, "b1500's page", `location.search === '?board=b1500' && document.getElementById('board-id').textContent === 'b1500'`)
+	until(t, grid, "b1500's page", `location.search === '?board=b1500' && document.getElementById('board-id')?.textContent === 'b1500'`)
 }
 
 // crowdFirstSAN is the first move of the script crowd board i plays.
