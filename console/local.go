@@ -66,12 +66,16 @@ type Local struct {
 	hands placement.Hands
 }
 
-// isNote reports whether a report of type t is kept as a note in the move
-// list.
-func isNote(t report.Type) bool {
-	switch t {
+// IsNote reports whether a report is kept as a note in the move list: an
+// irregularity, a ruling, a mismatch, the board synced again, a result, and
+// a clock report with a law (the clocks stopped for a claim, fide2023:9.5.1).
+// The hall keeps the same notes of its boards.
+func IsNote(r *report.Report) bool {
+	switch r.Type {
 	case report.Irregularity, report.Ruling, report.Mismatch, report.Synced, report.Result:
 		return true
+	case report.Clock:
+		return r.Law != ""
 	}
 	return false
 }
@@ -172,13 +176,15 @@ func (l *Local) onReport(rep report.Report) {
 			l.clock = &Clock{White: rep.WhiteClock, Black: rep.BlackClock}
 		}
 	case report.Clock:
-		l.clock = &Clock{White: rep.WhiteClock, Black: rep.BlackClock}
+		if rep.WhiteClock != "" {
+			l.clock = &Clock{White: rep.WhiteClock, Black: rep.BlackClock}
+		}
 	}
 	if rep.Type == report.Ruling && rep.Option == report.OptAnnul {
 		// The game begins anew: the annulment is its first note.
 		l.notes, l.ply = l.notes[:0], 0
 	}
-	if isNote(rep.Type) {
+	if IsNote(&rep) {
 		l.notes = append(l.notes, Note{Ply: l.ply, Report: js})
 		if over := len(l.notes) - l.opts.MaxNotes; over > 0 {
 			l.notes = append(l.notes[:0], l.notes[over:]...)

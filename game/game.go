@@ -413,6 +413,14 @@ func (g *Game) time(reports []report.Report) {
 			g.tk.Reconcile(g.arb.MoveCount())
 		case report.Result:
 			g.tk.End(r.T)
+		case report.Clock:
+			// A claim on the move about to be made: both clocks stand
+			// until the move is made (fide2023:9.5.1), which starts the
+			// opponent's.
+			if r.Law != "" {
+				g.tk.Hold(r.T)
+			}
+			r.WhiteClock, r.BlackClock = g.tk.Times(r.T)
 		}
 	}
 }
@@ -503,7 +511,7 @@ func (g *Game) Action(t time.Duration, action, value string) error {
 	case trace.ActionResult:
 		err = g.arb.Declare(t, report.Outcome(value))
 	case trace.ActionLaws:
-		err = g.setLaws(value)
+		err = g.setLaws(t, value)
 	case ActionResign:
 		var side board.Color
 		if side, err = board.ParseColor(value); err != nil {
@@ -521,8 +529,8 @@ func (g *Game) Action(t time.Duration, action, value string) error {
 	return err
 }
 
-// setLaws puts the law-set with the given id in force in every stage.
-func (g *Game) setLaws(id string) error {
+// setLaws puts the law-set with the given id in force in every stage at t.
+func (g *Game) setLaws(t time.Duration, id string) error {
 	ls, err := lawset.Lookup(id)
 	if err != nil {
 		return err
@@ -533,6 +541,9 @@ func (g *Game) setLaws(id string) error {
 	g.laws = ls
 	if g.tk != nil {
 		g.tk.SetLaws(ls)
+		// A claim the old code held the clocks for is dropped with it:
+		// the side to move's clock runs again.
+		g.tk.Resume(t, g.arb.Position().Turn)
 	}
 	g.rec.SetOptions(g.gestureOptions())
 	g.version++

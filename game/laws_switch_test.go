@@ -111,3 +111,89 @@ func TestLawSetChangeWaitsForThePendingRuling(t *testing.T) {
 		t.Errorf("law-set %s, want fide2023", id)
 	}
 }
+
+// knightsShuffle brings the start position round twice, Black to move at
+// the end: Black's knight going back to g8 makes it stand the third time.
+const knightsShuffle = `{"t":0,"lift":"g1"}
+{"t":300,"place":"f3"}
+{"t":1000,"lift":"g8"}
+{"t":1300,"place":"f6"}
+{"t":2000,"lift":"f3"}
+{"t":2300,"place":"g1"}
+{"t":3000,"lift":"f6"}
+{"t":3300,"place":"g8"}
+{"t":4000,"lift":"g1"}
+{"t":4300,"place":"f3"}
+{"t":5000,"lift":"g8"}
+{"t":5300,"place":"f6"}
+{"t":6000,"lift":"f3"}
+{"t":6300,"place":"g1"}
+`
+
+// TestClaimHoldsTheClocks: a draw claim on the move about to be made stops
+// both clocks until that move is made (fide2023:9.5.1): the claimant's
+// thinking after the claim costs him nothing, and an incorrect claim then
+// gives his opponent two minutes (9.5.3) with the opponent's clock running.
+// A law-set change drops the claim and starts the clock again.
+func TestClaimHoldsTheClocks(t *testing.T) {
+	cases := []struct {
+		name  string
+		after string // after the claim at 8 s
+		// black's clock at his move, and after it White's
+		black, white string
+		decidedBy    report.Law // the result's or the refusal's law
+	}{
+		{name: "correct: the repeating move", after: `{"t":68000,"lift":"f6"}
+{"t":68300,"place":"g8"}
+`, black: "1:29:55", white: "1:29:57", decidedBy: "fide2023:9.2.1.1"},
+		{name: "incorrect: another move", after: `{"t":68000,"lift":"b8"}
+{"t":68300,"place":"c6"}
+`, black: "1:29:55", white: "1:31:57", decidedBy: "fide2023:9.5.3"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			var out []report.Report
+			g, err := New(Options{Laws: "fide2023", TimeControl: "5400", ClockAtFirstInput: true}, func(r report.Report) { out = append(out, r) })
+			if err != nil {
+				t.Fatal(err)
+			}
+			play(t, g, knightsShuffle+`{"t":8000,"press":"claim","side":"black"}
+`+c.after)
+			g.Advance(70 * time.Second)
+			held := lastOf(out, report.Clock)
+			if held == nil || held.Law != "fide2023:9.5.1" || held.Side != "black" || held.BlackClock == "" {
+				t.Fatalf("no clock report for the claim: %+v", held)
+			}
+			mv := lastOf(out, report.Move)
+			if mv == nil || mv.Side != "black" || mv.BlackClock != c.black || mv.WhiteClock != c.white {
+				t.Errorf("Black's move after a minute's thought: %+v; want Black %s (the minute not charged), White %s", mv, c.black, c.white)
+			}
+			var decided report.Law
+			if r := lastOf(out, report.Result); r != nil {
+				decided = r.Law
+			} else if r := lastOf(out, report.Ruling); r != nil {
+				decided = r.Law
+			}
+			if decided != c.decidedBy {
+				t.Errorf("decided under %q, want %q", decided, c.decidedBy)
+			}
+		})
+	}
+	t.Run("a law-set change drops the claim and the clock runs", func(t *testing.T) {
+		var out []report.Report
+		g, err := New(Options{Laws: "fide2023", TimeControl: "5400", ClockAtFirstInput: true}, func(r report.Report) { out = append(out, r) })
+		if err != nil {
+			t.Fatal(err)
+		}
+		play(t, g, knightsShuffle+`{"t":8000,"press":"claim","side":"black"}
+{"t":9000,"arbiter":"laws","value":"nycc"}
+{"t":69000,"lift":"b8"}
+{"t":69300,"place":"c6"}
+`)
+		g.Advance(71 * time.Second)
+		mv := lastOf(out, report.Move)
+		if mv == nil || mv.Side != "black" || mv.BlackClock != "1:28:55" {
+			t.Errorf("Black's move a minute after the change: %+v; want his clock charged the minute (1:28:55)", mv)
+		}
+	})
+}

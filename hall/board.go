@@ -327,7 +327,9 @@ func (b *Board) report(e *wire.Event, r *report.Report, received time.Time) {
 			b.clock = &console.Clock{White: r.WhiteClock, Black: r.BlackClock}
 		}
 	case report.Clock:
-		b.clock = &console.Clock{White: r.WhiteClock, Black: r.BlackClock}
+		if r.WhiteClock != "" {
+			b.clock = &console.Clock{White: r.WhiteClock, Black: r.BlackClock}
+		}
 	case report.Irregularity:
 		b.pending = &console.Pending{Kind: r.Kind, Law: r.Law, Offender: r.Offender, Chooser: r.Chooser, Options: r.Options}
 	case report.Ruling:
@@ -345,8 +347,7 @@ func (b *Board) report(e *wire.Event, r *report.Report, received time.Time) {
 		b.pending = nil
 		b.result = &console.Result{Result: r.Result, Reason: r.Reason, Law: r.Law}
 	}
-	switch r.Type {
-	case report.Irregularity, report.Ruling, report.Mismatch, report.Synced, report.Result:
+	if console.IsNote(r) {
 		note := make([]byte, len(raw))
 		copy(note, raw)
 		b.notes = append(b.notes, console.Note{Ply: b.ply, Report: note})

@@ -66,6 +66,10 @@ const (
 type IntendedMoveClaim struct {
 	RepetitionLaw report.Law
 	CountLaw      report.Law
+	// PauseLaw: where a clock runs, both clocks stand from the claim until
+	// the move it rests on is made and the claim decided (fide2023:9.5.1);
+	// empty where they run on.
+	PauseLaw report.Law
 }
 
 // CountRule says how a law-set limits an end-game without mate.

@@ -144,6 +144,7 @@ func proofs() map[string]proof {
 		"fide2023:9.3.2":   {tests: []string{lawsTable + "/fide2023:9.3"}},
 		"fide2023:9.4":     scenarios("fide2023-claim-after-touch", "fide2023-claim-after-jadoube"),
 		"fide2023:9.5":     scenarios("fide2023-threefold-claim", "fide2023-incorrect-claim"),
+		"fide2023:9.5.1":   {scenarios: []string{"fide2023-threefold-claim-intended-move", "fide2023-intended-claim-incorrect"}, tests: []string{"game.TestClaimHoldsTheClocks"}},
 		"fide2023:9.5.2":   scenarios("fide2023-threefold-claim", "fide2023-threefold-claim-intended-move", "fide2023-fifty-moves-intended-move"),
 		"fide2023:9.5.3":   scenarios("fide2023-incorrect-claim", "fide2023-intended-claim-incorrect"),
 		"fide2023:9.6":     scenarios("fide2023-fivefold"),

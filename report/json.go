@@ -91,10 +91,15 @@ func (r *Report) AppendJSON(dst []byte) []byte {
 		str("law", string(r.Law))
 	case Clock:
 		str("side", r.Side)
-		str("white_clock", r.WhiteClock)
-		str("black_clock", r.BlackClock)
+		if r.WhiteClock != "" || r.BlackClock != "" {
+			str("white_clock", r.WhiteClock)
+			str("black_clock", r.BlackClock)
+		}
 		if r.Reason != "" {
 			str("reason", r.Reason)
+		}
+		if r.Law != "" {
+			str("law", string(r.Law))
 		}
 	case End:
 		str("fen", r.FEN)

@@ -352,6 +352,8 @@
         return 'The board matches the game again.';
       case 'result':
         return `Result ${r.result}: ${r.reason}${r.law ? ' (' + r.law + ')' : ''}.`;
+      case 'clock':
+        return `${cap(r.reason)}${r.white_clock ? '; the clocks stand meanwhile' : ''}${r.law ? ' (' + r.law + ')' : ''}.`;
       default:
         return r.type;
     }

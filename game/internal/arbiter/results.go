@@ -154,6 +154,10 @@ func (g *Game) claim(t time.Duration, side board.Color) {
 			// fide2023:9.2.1.1, 9.3.1: the claim rests on the move he is
 			// about to make; it is decided when he makes it.
 			g.intended = &intendedClaim{side: side}
+			// The claim is told as it is made, so that the clocks stand
+			// (9.5.1) and the console shows what waits.
+			g.emit(report.Report{Type: report.Clock, T: t, Side: side.String(), Law: g.laws.IntendedMoveClaim.PauseLaw,
+				Reason: fmt.Sprintf("%s claims a draw on the move about to be made: decided when it is made", side)})
 			return
 		}
 		g.incorrectClaim(t, side)
