@@ -55,13 +55,14 @@ done
 }
 
 // quickEngine starts an engine at path with the fault timings shortened,
-// so that a hang is seen within a second.
+// so that a hang is seen within a second (the handshake keeps a long
+// timeout: Stockfish on a loaded machine may take seconds to start).
 func quickEngine(t *testing.T, path string) (*opponent.Engine, error) {
 	t.Helper()
 	l, _ := computer.ParseLevel("movetime:100ms")
 	p, err := computer.Start(context.Background(), computer.Options{
 		Path: path, Level: l, Grace: 200 * time.Millisecond, StopGrace: 200 * time.Millisecond,
-		HandshakeTimeout: 2 * time.Second, MinBackoff: 10 * time.Millisecond, MaxBackoff: 20 * time.Millisecond,
+		HandshakeTimeout: 15 * time.Second, MinBackoff: 10 * time.Millisecond, MaxBackoff: 20 * time.Millisecond,
 	})
 	if err != nil {
 		return nil, err
