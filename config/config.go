@@ -65,10 +65,13 @@ type Config struct {
 }
 
 // Lichess holds the settings of online play on lichess ([lichess]), used
-// when boardd runs with --lichess; the flags --lichess-seek,
+// when boardd runs with --lichess or with play set; the flags --lichess-seek,
 // --lichess-rated, --lichess-color and --lichess-accept override them. The
 // token is never here: it is a file of its own (docs/online.md).
 type Lichess struct {
+	// Play turns online play on at every start, as --lichess does: a board
+	// run as a service plays online without a flag in its unit.
+	Play bool
 	// Seek is the clock of the game to seek, "MINUTES+SECONDS" ("15+10");
 	// "" seeks none (boardd resumes, or waits for a game or a challenge).
 	Seek string

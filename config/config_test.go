@@ -269,7 +269,7 @@ color = "white"`, []string{`lichess.color = "white": expected "" without lichess
 		{"lichess accept", `[lichess]
 accept = ["alice", "bob smith"]`, []string{`lichess.accept[1] = "bob smith": expected a lichess user name (2 to 30 letters, digits, "_" or "-") or "anyone"`}},
 		{"lichess token", `[lichess]
-token = "lip_x"`, []string{`lichess.token = "lip_x": expected no such key: the keys here are accept, color, rated, seek`}},
+token = "lip_x"`, []string{`lichess.token = "lip_x": expected no such key: the keys here are accept, color, play, rated, seek`}},
 		{"engine elo and skill", `[engine]
 elo = 1500
 skill = 5`, []string{`engine.skill = 5: expected -1 (none) with engine.elo set: an Elo or a Skill Level, not both`}},

@@ -452,6 +452,7 @@ func (d *decoder) top(doc map[string]any, c *Config) {
 
 	li := &c.Lichess
 	lichess := map[string]field{
+		"play":   d.boolean(&li.Play),
 		"seek":   d.str(&li.Seek, checkLichessSeek),
 		"rated":  d.boolean(&li.Rated),
 		"color":  d.str(&li.Color, checkLichessColor),

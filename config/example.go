@@ -297,10 +297,13 @@ hint_time = %q
 	li := d.Lichess
 	w(`
 [lichess]
-# Online play on lichess, when boardd runs with --lichess (docs/online.md);
-# the flags --lichess-seek, --lichess-rated, --lichess-color and
-# --lichess-accept override these. The token is never here: it is the file
-# lichess-token in $CREDENTIALS_DIRECTORY or the state directory.
+# Online play on lichess, when boardd runs with --lichess or play is true
+# (docs/online.md); the flags --lichess-seek, --lichess-rated,
+# --lichess-color and --lichess-accept override these. The token is never
+# here: it is the file lichess-token in $CREDENTIALS_DIRECTORY or the state
+# directory.
+# Play online at every start, as --lichess does (a service needs no flag).
+play = %t
 # Seek a game with this clock, "MINUTES+SECONDS" such as "15+10" (rapid or
 # classical: minutes + 40 x seconds must come to 8 or more); "" seeks none:
 # boardd resumes the game in progress, or waits for one to start on lichess.
@@ -312,7 +315,7 @@ color = %q
 # Accept the challenges of these lichess players, e.g. ["alice", "bob"], or
 # ["anyone"]; others are left to answer on lichess.
 accept = [%s]
-`, li.Seek, li.Rated, li.Color, quoteList(li.Accept))
+`, li.Play, li.Seek, li.Rated, li.Color, quoteList(li.Accept))
 	return b.String(), nil
 }
 

@@ -35,6 +35,11 @@ type lichessPlay struct {
 // that names nobody (",") is refused: leaving it off is how to accept none.
 func lichessFlags(o *Options, c *config.Config, byFlag map[string]string) error {
 	li := &c.Lichess
+	if li.Play && o.Engine == "" {
+		// lichess.play is --lichess; an engine named on the command
+		// line plays instead for this run.
+		o.Lichess = true
+	}
 	if o.LichessSeek != "" {
 		li.Seek, byFlag["lichess.seek"] = o.LichessSeek, "--lichess-seek"
 	}
@@ -73,11 +78,15 @@ func lichessPlayOf(o *Options, c *config.Config) (lichessPlay, error) {
 		}
 		return p, nil
 	}
+	online := "--lichess"
+	if c.Lichess.Play {
+		online = "lichess.play = true"
+	}
 	switch {
 	case o.Engine != "":
 		return p, errors.New("--lichess and --engine: the opponent is on lichess or an engine, not both")
 	case c.Engine.Path != "":
-		return p, fmt.Errorf("--lichess and engine.path %q in the configuration: the opponent is on lichess or an engine, not both (set engine.path = \"\" to play online)", c.Engine.Path)
+		return p, fmt.Errorf("%s and engine.path %q in the configuration: the opponent is on lichess or an engine, not both (set engine.path = \"\" to play online)", online, c.Engine.Path)
 	}
 	li := c.Lichess
 	if li.Seek != "" {

@@ -575,3 +575,40 @@ func TestLichessUnreachableAtStart(t *testing.T) {
 		})
 	}
 }
+
+// TestLichessPlayKey: lichess.play in the file turns online play on as
+// --lichess does; an engine named on the command line plays instead for
+// that run; an engine in the same file is a clash named by its key.
+func TestLichessPlayKey(t *testing.T) {
+	tests := []struct {
+		name   string
+		file   string
+		o      Options
+		online bool
+		fault  string
+	}{
+		{name: "play", file: "[lichess]\nplay = true\n", online: true},
+		{name: "play with a seek", file: "[lichess]\nplay = true\nseek = \"15+10\"\n", online: true},
+		{name: "not set", file: "[lichess]\nseek = \"15+10\"\n"},
+		{name: "an engine flag plays instead", file: "[lichess]\nplay = true\n", o: Options{Engine: "/usr/games/stockfish"}},
+		{name: "an engine in the same file", file: "[lichess]\nplay = true\n[engine]\npath = \"/bin/sh\"\n", online: true, fault: `lichess.play = true and engine.path "/bin/sh"`},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			o := tc.o
+			o.Config = writeFile(t, "boardd.toml", tc.file)
+			o.Getenv = func(string) string { return "" }
+			c, _, err := loadConfig(&o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if o.Lichess != tc.online {
+				t.Errorf("online play %t, want %t", o.Lichess, tc.online)
+			}
+			_, err = lichessPlayOf(&o, c)
+			if tc.fault == "" && err != nil || tc.fault != "" && (err == nil || !strings.Contains(err.Error(), tc.fault)) {
+				t.Errorf("lichess play: %v, want %q", err, tc.fault)
+			}
+		})
+	}
+}
