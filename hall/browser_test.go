@@ -100,8 +100,13 @@ func untilWithin(t *testing.T, ctx context.Context, d time.Duration, what, predi
 	var err error
 	for {
 		err = chromedp.Do(ctx, chromedp.Poll[chromedp.Void](predicate, chromedp.WithPollingTimeout(time.Until(deadline))))
-		// A page navigating away loses its context: poll the next one.
-		if err == nil || time.Now().After(deadline) || !(strings.Contains(err.Error(), "context") && ctx.Err() == nil) {
+		// A page navigating away loses its context ("Cannot find context",
+		// "Inspected target navigated or closed"): poll the next one.
+		if err == nil || time.Now().After(deadline) {
+			break
+		}
+		navigating := strings.Contains(err.Error(), "context") || strings.Contains(err.Error(), "navigated")
+		if !navigating || ctx.Err() != nil {
 			break
 		}
 		time.Sleep(20 * time.Millisecond)
