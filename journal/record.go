@@ -298,7 +298,7 @@ func ParseRecord(line []byte) (Record, error) {
 func parseRecord(line []byte) (Record, error) {
 	var p probe
 	if err := json.Unmarshal(line, &p); err != nil {
-		return Record{}, fmt.Errorf("not a JSON object: %s", strings.TrimPrefix(err.Error(), "json: "))
+		return Record{}, trace.DecodeFault(err)
 	}
 	if p.Seq == nil || *p.Seq == 0 {
 		return Record{}, fmt.Errorf(`missing "seq" (the journal's sequence number)`)

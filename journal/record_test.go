@@ -111,6 +111,7 @@ func TestBadRecordsAreRefusedWithReason(t *testing.T) {
 		{`{"t":1,"seq":3,"setup":"8/8/8/8/8/8/8/K1k5 w - - 0 1"}`, `header`},
 		{`{"t":1,"seq":3}`, `no input`},
 		{"\x00\x00\x00", `not a JSON object`},
+		{`{"t":1,"seq":"3","lift":"e2"}`, `"seq" is a JSON string, want a whole number`},
 	}
 	for _, c := range cases {
 		_, err := ParseRecord([]byte(c.line))

@@ -11,9 +11,11 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"math"
+	"reflect"
 	"strconv"
 	"strings"
 	"time"
@@ -230,6 +232,40 @@ func ReadAll(r io.Reader) ([]Line, error) {
 	}
 }
 
+// DecodeFault words a JSON decoding error of a line for the person who wrote it:
+// a field of the wrong type is named with the type it wants, never with the
+// decoder's Go names.
+func DecodeFault(err error) error {
+	var typeErr *json.UnmarshalTypeError
+	if errors.As(err, &typeErr) {
+		if typeErr.Field == "" {
+			return fmt.Errorf("not a JSON object: the line is a JSON %s", typeErr.Value)
+		}
+		return fmt.Errorf("%q is a JSON %s, want %s", typeErr.Field, typeErr.Value, jsonKind(typeErr.Type.Kind()))
+	}
+	return fmt.Errorf("not a JSON object: %s", strings.TrimPrefix(err.Error(), "json: "))
+}
+
+// jsonKind names the JSON value a Go kind is decoded from.
+func jsonKind(k reflect.Kind) string {
+	switch k {
+	case reflect.String:
+		return "a string"
+	case reflect.Bool:
+		return "true or false"
+	case reflect.Slice, reflect.Array:
+		return "an array"
+	case reflect.Map, reflect.Struct:
+		return "an object"
+	case reflect.Float32, reflect.Float64:
+		return "a number"
+	}
+	if k >= reflect.Int && k <= reflect.Uint64 {
+		return "a whole number"
+	}
+	return "another kind of value"
+}
+
 func ms(t time.Duration) string {
 	return strconv.FormatFloat(float64(t)/float64(time.Millisecond), 'f', -1, 64)
 }
@@ -239,7 +275,7 @@ func Parse(text []byte) (Line, error) {
 	var w wire
 	dec := json.NewDecoder(bytes.NewReader(text))
 	if err := dec.Decode(&w); err != nil {
-		return Line{}, fmt.Errorf("not a JSON object: %s", strings.TrimPrefix(err.Error(), "json: "))
+		return Line{}, DecodeFault(err)
 	}
 	if dec.More() {
 		return Line{}, fmt.Errorf("more than one JSON value on the line")

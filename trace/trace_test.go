@@ -50,6 +50,10 @@ func TestParseKinds(t *testing.T) {
 func TestParseFaults(t *testing.T) {
 	tests := []struct{ in, fault string }{
 		{`garbage`, "not a JSON object"},
+		{`[1,2]`, "not a JSON object: the line is a JSON array"},
+		{`{"t":"x","lift":"e2"}`, `"t" is a JSON string, want a number`},
+		{`{"t":1,"lift":5}`, `"lift" is a JSON number, want a string`},
+		{`{"t":1,"takeback":"2","side":"white"}`, `"takeback" is a JSON string, want a whole number`},
 		{`{"lift":"e2"}`, `missing "t"`},
 		{`{"t":-1,"lift":"e2"}`, "is not a time"},
 		{`{"t":1}`, "no input on the line"},
@@ -77,6 +81,9 @@ func TestParseFaults(t *testing.T) {
 		_, err := Parse([]byte(tt.in))
 		if err == nil || !strings.Contains(err.Error(), tt.fault) {
 			t.Errorf("Parse(%s) error %v, want one containing %q", tt.in, err, tt.fault)
+		}
+		if err != nil && (strings.Contains(err.Error(), "Go ") || strings.Contains(err.Error(), "wire")) {
+			t.Errorf("Parse(%s) error %q speaks of the decoder's Go types", tt.in, err)
 		}
 	}
 }
