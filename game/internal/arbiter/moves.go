@@ -64,10 +64,12 @@ func (g *Game) onMove(gs gesture.Gesture) {
 		g.carried(t, rd)
 		return
 	}
-	if rd.Legal && g.cur.Position.Men[rd.Move.To].Kind() == board.King {
+	if to := g.cur.Position.Men[rd.Move.To]; to.Kind() == board.King && to.Color() != rd.Mover && rd.False != report.KindMovedAdverse {
 		// A king left in a check nobody called (a code that lets it be
-		// ignored) can stand en prise, and the rules library then offers
-		// its capture as a move: a king is never taken.
+		// ignored), or next to the other after a false move let stand, can
+		// stand en prise, and the rules library then offers its capture as
+		// a move (or the capture reads as a move into a check that may be
+		// ignored): a king is never taken.
 		rd.Legal, rd.False = false, report.KindFalseMove
 	}
 	if rd.Legal {
