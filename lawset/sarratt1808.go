@@ -91,7 +91,7 @@ func sarrattLaws() []Law {
 			"own-capture (sarratt1808:12), chosen by the adversary: stand, move-touched (the man that took) or move-taken (the own man taken); the move is taken back first."),
 		entry(s+"13", Applied, "False move",
 			"After a false move the adversary may leave it, have the man played to a lawful square, or have it put back and the king moved instead.",
-			"false-move (sarratt1808:13), chosen by the adversary: stand, move-touched or king. A move that leaves the mover's king attacked, made with a man that had lawful moves, is a false move too: moved-into-check (sarratt1808:13), stand, move-touched or king; stand leaves the king attacked, which the adversary may not take (boardd never takes a king), so the offender must then parry. Only a man that could not move without exposing its king is ruled under sarratt1808:17."),
+			"false-move (sarratt1808:13), chosen by the adversary: stand, move-touched or king, and move-touched-<square> for each other man of his the offender touched that turn without j'adoube and that can move (sarratt1808:7 binds it too). A move that leaves the mover's king attacked, made with a man that had lawful moves, is a false move too: moved-into-check (sarratt1808:13), stand, move-touched or king; stand leaves the king attacked, which the adversary may not take (boardd never takes a king), so the offender must then parry. Only a man that could not move without exposing its king is ruled under sarratt1808:17."),
 		entry(s+"14", Applied, "Two moves in succession",
 			"A player who moves twice running may be made to put the second move back, or the game goes on as if both were one move.",
 			"successive-moves (sarratt1808:14), chosen by the adversary: keep-first (the second move is taken back) or keep-all."),

@@ -291,6 +291,29 @@ func TestLaws(t *testing.T) {
 			want: []string{"irregularity false-castling nycc:XII by white chooser black [stand,king,rook]"}},
 		{law: "nycc:XII", sets: "nycc", fen: bare, run: func(h *harness) { h.move("a1b3") },
 			want: []string{"irregularity false-move nycc:XII by white chooser black [stand,recall,move-touched,king]"}},
+		{law: "nycc:XII", sets: "nycc", run: func(h *harness) {
+			b1 := h.touch("b1")
+			h.adjust("b1", false)
+			h.move("f1b5", b1) // through his own pawn; the knight touched binds too
+		}, want: []string{"irregularity false-move nycc:XII by white chooser black [stand,recall,move-touched-b1]"}},
+		{law: "nycc:XII", sets: "nycc", run: func(h *harness) {
+			b1 := h.touch("b1")
+			h.adjust("b1", true) // j'adoube: the knight does not bind
+			b1.Announced = true
+			h.move("f1b5", b1)
+		}, want: []string{"irregularity false-move nycc:XII by white chooser black [stand,recall]"}},
+		{law: "sarratt1808:13", sets: "sarratt1808", run: func(h *harness) {
+			b1 := h.touch("b1")
+			h.adjust("b1", false)
+			g1 := h.touch("g1")
+			h.adjust("g1", false)
+			h.move("f1b5", b1, g1)
+		}, want: []string{"irregularity false-move sarratt1808:13 by white chooser black [stand,move-touched-b1,move-touched-g1]"}},
+		{law: "hastings1895:IV", sets: "hastings1895", run: func(h *harness) {
+			g1 := h.touch("g1")
+			h.adjust("g1", false)
+			h.move("f1b5", g1)
+		}, want: []string{"irregularity false-move hastings1895:IV by white chooser arbiter [move-touched-g1]", "ruling move-touched-g1 by arbiter hastings1895:IV"}},
 		{law: "nycc:XIII", sets: "nycc", fen: "4k3/8/8/8/8/8/3r4/4K3 w - - 0 1", run: func(h *harness) { h.move("e1e2") },
 			want: []string{"irregularity moved-into-check nycc:XIII by white chooser black [king]"}},
 		{law: "nycc:XIV", sets: "nycc", fen: "4k3/8/8/8/8/8/3PP3/4K3 w - - 0 1", run: func(h *harness) {

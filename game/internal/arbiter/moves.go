@@ -226,6 +226,14 @@ func (g *Game) falseMove(t time.Duration, rd *gesture.Reading) {
 		ids = withoutWaiver(ids)
 	}
 	d.options = g.feasible(d, ids)
+	if slices.Contains(ids, report.OptMoveTouched) && !g.laws.FirstTouchedBinds {
+		if more := g.otherTouchedMen(d); len(more) > 0 {
+			if len(d.options) == 1 && d.options[0].ID == report.OptRecall && !slices.Contains(ids, report.OptRecall) {
+				d.options = nil // feasible's stand-in when nothing else could be exacted
+			}
+			d.options = append(d.options, more...)
+		}
+	}
 	if r.KingFallback {
 		d.options = kingAsFallback(d.options)
 	}
@@ -572,22 +580,7 @@ func (g *Game) touchMoveViolation(rd *gesture.Reading) *decision {
 		}
 		return nil
 	}
-	// The men touched this turn, in order, without repeats; j'adoube exempts.
-	var own, adverse []board.Square
-	var order []board.Square
-	seen := board.Occupancy(0)
-	for _, tm := range rd.Touches {
-		if tm.Announced || tm.Bump || tm.Nudge || !tm.Square.Valid() || seen.Has(tm.Square) || tm.Man == board.NoMan {
-			continue
-		}
-		seen = seen.With(tm.Square)
-		order = append(order, tm.Square)
-		if tm.Man.Color() == side {
-			own = append(own, tm.Square)
-		} else {
-			adverse = append(adverse, tm.Square)
-		}
-	}
+	order, own, adverse := touchedMen(rd)
 	if len(order) == 0 || g.checkExempt() || g.misledByFalseCheck(side) {
 		return nil
 	}
@@ -682,6 +675,78 @@ func (g *Game) touchMoveViolation(rd *gesture.Reading) *decision {
 				ids = append(ids, report.OptKing)
 			}
 			return newDecision(g.laws.AdverseTouchLaw, board.NoSquare, sq, ids)
+		}
+	}
+	return nil
+}
+
+// touchedMen returns the men the mover touched this turn, in order and
+// without repeats, all of them and split into his own and the adversary's.
+// A touch announced by j'adoube, a bump and a nudge do not count.
+func touchedMen(rd *gesture.Reading) (order, own, adverse []board.Square) {
+	seen := board.Occupancy(0)
+	for _, tm := range rd.Touches {
+		if tm.Announced || tm.Bump || tm.Nudge || !tm.Square.Valid() || seen.Has(tm.Square) || tm.Man == board.NoMan {
+			continue
+		}
+		seen = seen.With(tm.Square)
+		order = append(order, tm.Square)
+		if tm.Man.Color() == rd.Mover {
+			own = append(own, tm.Square)
+		} else {
+			adverse = append(adverse, tm.Square)
+		}
+	}
+	return order, own, adverse
+}
+
+// otherTouchedMen returns, for a false move under a code where every
+// touched man binds, one move-touched-<square> option for each other own
+// man the offender touched that turn and can move once the false move is
+// taken back: the adversary may call on any of them (hastings1895:IV "a
+// plurality", nycc:X, sarratt1808:7, philidor1825:V), not only on the man
+// that made the false move.
+func (g *Game) otherTouchedMen(d *decision) []report.Option {
+	rd := d.reading
+	if rd == nil || d.kind == report.KindSuccessive || (d.castleKing != board.Move{}) || d.before.Position.Turn != d.offender {
+		return nil
+	}
+	if g.checkExempt() || g.misledByFalseCheck(d.offender) {
+		return nil
+	}
+	_, own, _ := touchedMen(rd)
+	var out []report.Option
+	for _, sq := range own {
+		if sq == rd.Move.From || sq == rd.Move.To || sq == d.taken || d.before.Position.Men[sq].Color() != d.offender {
+			continue
+		}
+		if sqs, ok := g.manSquares(d.before, d.offender, sq); ok {
+			out = append(out, report.Option{ID: report.MoveTouchedOn(sq.String()), Squares: squareNames(sqs)})
+		}
+	}
+	return out
+}
+
+// firstTouchedBinding returns the obligation fide2023:4.3 puts on the move
+// that replaces an illegal one (7.5.1): the first man the player touched
+// that can be moved, or taken if it is the adversary's. The man moved
+// counts as touched. It returns nil when none can.
+func (g *Game) firstTouchedBinding(d *decision, target *board.Analysis) *obligation {
+	side := d.offender
+	order := []board.Square{d.touched}
+	if d.reading != nil {
+		if touched, _, _ := touchedMen(d.reading); len(touched) > 0 {
+			order = touched
+		}
+	}
+	for _, sq := range order {
+		man := target.Position.Men[sq]
+		switch {
+		case man == board.NoMan:
+		case man.Color() == side && len(target.MovesFrom(sq)) > 0:
+			return &obligation{side: side, what: report.OptMoveTouched, square: sq, law: g.laws.FirstTouched.Own}
+		case man.Color() != side && capturable(target, sq):
+			return &obligation{side: side, what: report.OptTakeTouched, square: sq, law: g.laws.FirstTouched.Adverse}
 		}
 	}
 	return nil
@@ -1024,8 +1089,10 @@ func (g *Game) apply(t time.Duration, option report.OptionID, by report.Party) {
 		switch {
 		case d.kind == report.KindMovedAdverse && target.Position.Turn == side && capturable(target, d.adverse):
 			ob = &obligation{side: side, what: report.OptTakeTouched, square: d.adverse, law: g.laws.FirstTouched.Adverse}
-		case d.kind != report.KindSuccessive && d.kind != report.KindMovedAdverse && target.Position.Turn == side && len(target.MovesFrom(sq)) > 0:
+		case d.kind == report.KindFalseCastling && target.Position.Turn == side && len(target.MovesFrom(sq)) > 0:
 			ob = &obligation{side: side, what: report.OptMoveTouched, square: sq, law: g.laws.FirstTouched.Own}
+		case d.kind != report.KindSuccessive && d.kind != report.KindMovedAdverse && d.kind != report.KindFalseCastling && target.Position.Turn == side:
+			ob = g.firstTouchedBinding(d, target)
 		}
 	}
 	g.restoreTo(t, target, ob)
