@@ -125,7 +125,7 @@ func BenchmarkEventPGN(b *testing.B) {
 	res := &console.Result{Result: "1/2-1/2"}
 	b.ReportAllocs()
 	for b.Loop() {
-		if len(eventPGN(h, moves, res)) == 0 {
+		if len(eventPGN(h, moves, nil, res)) == 0 {
 			b.Fatal("empty")
 		}
 	}

@@ -279,7 +279,7 @@ func (b *Board) newGame(h *wire.Header, seq uint64) {
 		// leaves no state between them. The game's moves and result are
 		// the hall's own, from the events.
 		b.h.log.Debug("hall: a board's game kept from its events: its last state came before its end", "board", b.id, "game", b.game, "state_seq", b.pgnSeq, "last_report", b.played, "header", seq)
-		b.h.store.put(b.id, b.game, b.round, retag(eventPGN(b.header, b.moves, b.result), b.tagsLocked()))
+		b.h.store.put(b.id, b.game, b.round, retag(eventPGN(b.header, b.moves, b.notes, b.result), b.tagsLocked()))
 	}
 	b.played = 0
 	if h.Game != b.game && b.pgnGame != h.Game {

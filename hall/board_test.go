@@ -203,7 +203,7 @@ func TestNaturalOrder(t *testing.T) {
 
 // A game whose last state came before its end (a result and a new game at
 // once leave no state between them: the board sends its state at most every
-// StateEvery) is kept as the events show it, moves and result; a game whose
+// StateEvery) is kept as the events show it, moves, rulings and result; a game whose
 // last state came after its end is kept as the board wrote it. The next
 // game's state, come before that game's header, changes neither.
 func TestFinishedGameOutrunsState(t *testing.T) {
@@ -214,8 +214,8 @@ func TestFinishedGameOutrunsState(t *testing.T) {
 		statePGN string
 		want     []string
 	}{
-		{"no state after the moves", 2, "[Event \"?\"]\n[Result \"*\"]\n\n*\n", []string{"1. e4 e5 1-0", `[White "Anderssen"]`, `[Result "1-0"]`}},
-		{"a state before the result", 5, "[Event \"?\"]\n[Result \"*\"]\n\n{the board's comment} 1. e4 e5 *\n", []string{"1. e4 e5 1-0", `[Result "1-0"]`}},
+		{"no state after the moves", 2, "[Event \"?\"]\n[Result \"*\"]\n\n*\n", []string{"1. e4 e5 {fide2023:12.9: 1-0 (arbiter)} 1-0", `[White "Anderssen"]`, `[Result "1-0"]`}},
+		{"a state before the result", 5, "[Event \"?\"]\n[Result \"*\"]\n\n{the board's comment} 1. e4 e5 *\n", []string{"1. e4 e5 {fide2023:12.9: 1-0 (arbiter)} 1-0", `[Result "1-0"]`}},
 		{"a state after the result", 7, "[Event \"?\"]\n[Result \"1-0\"]\n\n{the board's comment} 1. e4 e5 1-0\n", []string{"{the board's comment} 1. e4 e5 1-0"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
@@ -275,21 +275,33 @@ func TestEventPGN(t *testing.T) {
 		name  string
 		h     wire.Header
 		moves []Move
+		notes []console.Note
 		res   *console.Result
 		want  string
 	}{
-		{"from the start", wire.Header{Tags: map[string]string{"White": "A", "Result": "*"}}, mv("e4", "e5", "Nf3"), &console.Result{Result: "1/2-1/2"},
+		{"from the start", wire.Header{Tags: map[string]string{"White": "A", "Result": "*"}}, mv("e4", "e5", "Nf3"), nil, &console.Result{Result: "1/2-1/2"},
 			"[White \"A\"]\n[Result \"1/2-1/2\"]\n\n1. e4 e5 2. Nf3 1/2-1/2\n"},
-		{"black to move in a set-up", wire.Header{FEN: "4k3/8/8/8/8/8/8/R3K3 b Q - 3 30"}, mv("Kd7", "Ra7+"), nil,
+		{"black to move in a set-up", wire.Header{FEN: "4k3/8/8/8/8/8/8/R3K3 b Q - 3 30"}, mv("Kd7", "Ra7+"), nil, nil,
 			"[Result \"*\"]\n[SetUp \"1\"]\n[FEN \"4k3/8/8/8/8/8/8/R3K3 b Q - 3 30\"]\n\n30... Kd7 31. Ra7+ *\n"},
+		{"rulings as comments", wire.Header{}, mv("Nf3", "e5", "e4"), []console.Note{
+			{Ply: 0, Report: []byte(`{"type":"irregularity","t":3200,"kind":"false-move","law":"hastings1895:IV","offender":"white","chooser":"arbiter","options":[{"id":"move-touched-g1","squares":["g1"]}]}`)},
+			{Ply: 0, Report: []byte(`{"type":"ruling","t":3200,"option":"move-touched-g1","by":"arbiter","law":"hastings1895:IV"}`)},
+			{Ply: 1, Report: []byte(`{"type":"mismatch","t":4000,"missing":["g1"]}`)},
+			{Ply: 1, Report: []byte(`{"type":"synced","t":4100}`)},
+			{Ply: 1, Report: []byte(`{"type":"irregularity","t":5000,"kind":"touch-move","law":"hastings1895:IV","offender":"black","chooser":"white","options":[{"id":"move-touched","squares":["d7"]}]}`)},
+			{Ply: 2, Report: []byte(`{"type":"ruling","t":6000,"option":"stand","by":"lapse","law":"hastings1895:IV","reason":"not claimed before the offended player's own move"}`)},
+			{Ply: 9, Report: []byte(`{"type":"result","t":7000,"result":"1-0","reason":"mate","law":"hastings1895:mate"}`)},
+			{Ply: 3, Report: []byte(`not json`)},
+		}, &console.Result{Result: "1-0"},
+			"[Result \"1-0\"]\n\n{false-move by white, hastings1895:IV; hastings1895:IV: move-touched-g1 by\narbiter} 1. Nf3 {touch-move by black, hastings1895:IV} 1... e5\n{hastings1895:IV: stand by lapse (not claimed before the offended player's own\nmove)} 2. e4 {hastings1895:mate: 1-0 (mate)} 1-0\n"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			if got := eventPGN(&c.h, c.moves, c.res); got != c.want {
+			if got := eventPGN(&c.h, c.moves, c.notes, c.res); got != c.want {
 				t.Errorf("got\n%s\nwant\n%s", got, c.want)
 			}
 		})
 	}
-	got := eventPGN(&wire.Header{}, mv(long...), nil)
+	got := eventPGN(&wire.Header{}, mv(long...), nil, nil)
 	for _, l := range strings.Split(got, "\n") {
 		if len(l) >= 80 {
 			t.Errorf("line of %d columns: %q", len(l), l)

@@ -12,6 +12,7 @@ import (
 
 	"github.com/boardd/boardd/console"
 	"github.com/boardd/boardd/hall/wire"
+	"github.com/boardd/boardd/report"
 )
 
 // Pairing names a board's players, and its round when it differs from the
@@ -138,10 +139,12 @@ func tagLine(name, value string) string {
 }
 
 // eventPGN writes a game as the hall holds it from the board's events: the
-// board's own tags, the set-up, the moves and the result. It stands in for
+// board's own tags, the set-up, the moves, the irregularities and rulings as
+// comments after the move they came after, and the result. It stands in for
 // the board's PGN when the board's last state of the game came before the
-// game's end; the rulings' comments are the board's alone and not in it.
-func eventPGN(h *wire.Header, moves []Move, res *console.Result) string {
+// game's end; its comments are the hall's words for the board's reports, not
+// the board's own.
+func eventPGN(h *wire.Header, moves []Move, notes []console.Note, res *console.Result) string {
 	result := "*"
 	if res != nil && res.Result != "" {
 		result = string(res.Result)
@@ -184,11 +187,23 @@ func eventPGN(h *wire.Header, moves []Move, res *console.Result) string {
 		b.WriteString(w)
 		line += len(w)
 	}
+	comments := noteComments(notes, len(moves))
+	comment := func(ply int) bool {
+		c := comments[ply]
+		if c == "" {
+			return false
+		}
+		for _, w := range strings.Fields("{" + c + "}") {
+			word(w)
+		}
+		return true
+	}
+	resume := comment(0)
 	for i, m := range moves {
 		switch {
 		case !black:
 			word(strconv.Itoa(number) + ". " + m.SAN)
-		case i == 0:
+		case i == 0 || resume:
 			word(strconv.Itoa(number) + "... " + m.SAN)
 		default:
 			word(m.SAN)
@@ -197,8 +212,49 @@ func eventPGN(h *wire.Header, moves []Move, res *console.Result) string {
 			number++
 		}
 		black = !black
+		resume = comment(i + 1)
 	}
 	word(result)
 	b.WriteString("\n")
 	return b.String()
+}
+
+// noteComments words the notes of a game, irregularities, rulings, claims
+// held on the clock and the result's law, as PGN comment texts by the ply
+// they follow (0: before the first move, plies beyond the moves kept go
+// after the last). Hands at work (mismatch, synced) are not part of the
+// record.
+func noteComments(notes []console.Note, plies int) []string {
+	out := make([]string, plies+1)
+	for _, n := range notes {
+		r, err := wire.DecodeReport(n.Report)
+		if err != nil {
+			continue
+		}
+		var text string
+		switch r.Type {
+		case report.Irregularity:
+			text = fmt.Sprintf("%s by %s, %s", r.Kind, r.Offender, r.Law)
+		case report.Ruling:
+			text = fmt.Sprintf("%s: %s by %s", r.Law, r.Option, r.By)
+		case report.Clock:
+			text = fmt.Sprintf("%s: clocks held for %s", r.Law, r.Side)
+		case report.Result:
+			if r.Law == "" {
+				continue
+			}
+			text = fmt.Sprintf("%s: %s", r.Law, r.Result)
+		default:
+			continue
+		}
+		if r.Reason != "" {
+			text += " (" + r.Reason + ")"
+		}
+		ply := min(max(n.Ply, 0), plies)
+		if out[ply] != "" {
+			out[ply] += "; "
+		}
+		out[ply] += strings.NewReplacer("{", "(", "}", ")").Replace(text)
+	}
+	return out
 }
