@@ -298,7 +298,7 @@ func (op *onlinePlay) run(ctx context.Context) {
 		if err := op.playGame(ctx, info); err != nil && ctx.Err() == nil {
 			op.d.log.Error("lichess: the game stopped", "game", info.GameID, "err", err)
 			op.setSearching("the game " + info.GameID + " stopped: " + err.Error())
-			if errors.Is(err, lichess.ErrTokenRejected) || errors.Is(err, lichess.ErrMissingScope) || errors.Is(err, errNotOnBoard) {
+			if errors.Is(err, lichess.ErrTokenRejected) || errors.Is(err, lichess.ErrMissingScope) {
 				return
 			}
 			continue
@@ -322,10 +322,6 @@ func (op *onlinePlay) setSearching(text string) {
 	op.mu.Unlock()
 	op.changed()
 }
-
-// errNotOnBoard: the game in progress on lichess has moves the board's
-// journal does not hold.
-var errNotOnBoard = errors.New("the game has moves on lichess that the board's journal does not hold (it was begun elsewhere): finish it on lichess, then start boardd again")
 
 // errFound stops the event stream once a game is found.
 var errFound = errors.New("found")
@@ -435,7 +431,12 @@ func (op *onlinePlay) playGame(ctx context.Context, g lichess.GameInfo) error {
 		d.log.Info("lichess: the board's journal holds the game; carrying on", "game", g.GameID, "moves", len(local))
 	} else {
 		if placement, _, _ := strings.Cut(g.FEN, " "); placement != "" && !strings.HasPrefix(board.StartFEN, placement+" ") {
-			return fmt.Errorf("game %s: %w", g.GameID, errNotOnBoard)
+			// Begun elsewhere (in a browser, on another board): the board
+			// begins it from the start and the session guides the player
+			// through the moves lichess has, each shown on the LEDs (the
+			// board's side's as hints, the opponent's to carry out), until
+			// the board has caught up.
+			d.log.Info("lichess: the game has moves the board's journal does not hold (begun elsewhere): the board is guided through them from the start", "game", g.GameID, "position", g.FEN)
 		}
 		if snap.Moves > 0 || snap.Result != nil {
 			l := trace.Line{Kind: trace.Arbiter, Action: trace.ActionNewGame, Side: trace.SideArbiter}

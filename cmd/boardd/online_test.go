@@ -131,24 +131,51 @@ func TestBinaryOnline(t *testing.T) {
 	}
 
 	// A game begun elsewhere, with moves the board's journal does not
-	// hold: boardd says so and plays nothing, and the board runs on.
-	if _, err := srv.CreateGame(lichesstest.GameSpec{Side: board.White, Moves: []string{"d2d4", "d7d5"}}); err != nil {
+	// hold: the board begins it from the start and is guided through
+	// lichess's moves (its own side's shown as a hint, the opponent's to
+	// carry out); once caught up, the board's next move goes to lichess,
+	// and nothing already on lichess is sent again.
+	elsewhere, err := srv.CreateGame(lichesstest.GameSpec{Side: board.White, Moves: []string{"d2d4", "d7d5", "c2c4"},
+		Opponent: lichesstest.Opponent{Name: "Elsewhere", Moves: []string{"e7e6", "g8f6"}}})
+	if err != nil {
 		t.Fatal(err)
 	}
 	fresh := t.TempDir()
 	if err := os.WriteFile(filepath.Join(fresh, "lichess-token"), []byte(srv.Token()), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	p = startBoardd(t, bin, env, "run", "--lichess", "--state-dir", fresh, "--listen", "127.0.0.1:0")
-	waitFor(t, 15*time.Second, "the game begun elsewhere refused", func() bool {
-		return p.logLines("lichess: the game stopped", "does not hold (it was begun elsewhere)") == 1
+	h.at = 0
+	p = startBoardd(t, bin, env, "run", "--lichess", "--state-dir", fresh, "--listen", "127.0.0.1:0", "--log-level", "debug")
+	waitFor(t, 15*time.Second, "the game begun elsewhere taken up", func() bool {
+		return p.logLines("lichess: playing", "game="+elsewhere) == 1 && p.logLines("begun elsewhere") == 1
 	})
-	if posts := len(srv.MovePosts()); posts != 4 {
-		t.Errorf("%d move POSTs, want the first game's 4", posts)
+	waitFor(t, 15*time.Second, "lichess's first move shown for the board", func() bool {
+		return p.logLines("a move of the board's side made on lichess; shown for the board", "move=d2d4") >= 1
+	})
+	p.feed(t, h.move("d2d4"))
+	p.feed(t, h.move("d7d5")) // the opponent's move, carried out
+	waitFor(t, 15*time.Second, "lichess's third move shown for the board", func() bool {
+		return p.logLines("a move of the board's side made on lichess; shown for the board", "move=c2c4") >= 1
+	})
+	p.feed(t, h.move("c2c4"))
+	p.feed(t, h.move("e7e6")) // the opponent's reply on lichess, carried out
+	p.feed(t, h.move("b1c3")) // the board's own move
+	waitFor(t, 15*time.Second, "the board's move on lichess", func() bool {
+		v, _ := srv.Game(elsewhere)
+		return len(v.Moves) >= 5
+	})
+	if v, _ := srv.Game(elsewhere); !strings.HasPrefix(strings.Join(v.Moves, " "), "d2d4 d7d5 c2c4 e7e6 b1c3") {
+		t.Errorf("lichess's moves: %v", v.Moves)
+	}
+	if posts := len(srv.MovePosts()); posts != 5 {
+		t.Errorf("%d move POSTs, want the first game's 4 and b1c3", posts)
 	}
 	p.cmd.Process.Signal(os.Interrupt)
 	if err := p.wait(t, 10*time.Second); err != nil {
 		t.Errorf("boardd: %v", err)
+	}
+	if pgn := pgnOf(t, bin, fresh); !strings.Contains(pgn, "1. d4 d5 2. c4 e6 3. Nc3") {
+		t.Errorf("the board's PGN of the game begun elsewhere:\n%s", pgn)
 	}
 
 	// A revoked token: boardd stops at once and says what to do.
