@@ -25,6 +25,35 @@ var knownFaults = []struct {
 	legality bool
 }{
 	{
+		id: "P-name-while-reply-settles", laws: "nycc",
+		fault: "White's pawn move and Black's fast recapture read as one episode; White names a knight for his next move before " +
+			"that episode settles: committing White's first move cleared the name, and the promotion after it became a queen",
+		trace: `{"t":0,"setup":"r2k2n1/3P4/2P5/P1b3p1/P3p3/2B2q2/3N1P2/2Q2K2 w - - 0 33"}
+{"t":1686,"lift":"c6"}
+{"t":1846,"place":"c7"}
+{"t":1899,"lift":"c7"}
+{"t":1995,"lift":"d8"}
+{"t":2320,"place":"c7"}
+{"t":2393,"promote":"n","side":"white"}
+{"t":2601,"lift":"d7"}
+{"t":2792,"place":"d8"}
+{"t":3140,"press":"clock","side":"white"}`,
+		want: []string{"c6c7", "d8c7", "d7d8n"},
+	},
+	{
+		id: "Q-two-fast-moves-then-a-man-held", laws: "nycc",
+		fault: "a move, a fast reply, then the first side's next man lifted and held over a second: no run of complete moves " +
+			"explains the episode, so the open wait gave it up as a mismatch, and the moves were lost",
+		trace: `{"t":0,"setup":"2B2r2/P2n1k2/4p1q1/3p3P/2P2pp1/1p2PP2/3N3R/1RB1K1N1 b - - 0 29"}
+{"t":1000,"lift":"f8"}
+{"t":1200,"place":"e8"}
+{"t":1314,"lift":"c8"}
+{"t":1597,"place":"b7"}
+{"t":1740,"lift":"d5"}
+{"t":3796,"place":"d4"}`,
+		want: []string{"f8e8", "c8b7", "d5d4"},
+	},
+	{
 		id: "A-fast-victim-first", laws: "fide2023",
 		fault: "a fast reply that lifts a man of the side that has just moved (the man it takes) before that move settles: " +
 			"the move is completed with that man 'displaced' and a mismatch is reported at once; the reply is lost",

@@ -30,7 +30,8 @@ type Recogniser struct {
 	deadline    time.Duration
 	hyps        []hypothesis
 
-	promo        [2]board.Kind // promotion piece named by each side
+	promo        [2]board.Kind    // promotion piece named by each side
+	promoAt      [2]time.Duration // when each side named it
 	jadoubeSide  board.Color
 	jadoubeUntil time.Duration // a press covers the next lift until then
 	jadoubeArmed bool
@@ -434,7 +435,29 @@ func (r *Recogniser) reparse() {
 	r.segmented = nil
 	if r.cur.cls >= classDisplaced && len(r.events) >= 3 && len(r.events) <= maxSegmented {
 		r.segmented = r.segment()
+		if r.segmented == nil && r.cur.cls == classIrregular {
+			r.segmented = r.segmentInHand()
+		}
 	}
+}
+
+// segmentInHand reads an episode no move or run of moves explains as
+// complete moves followed by the next side's move still in hand: a reply
+// made fast, then a man lifted and held (a player hesitating over his
+// move). The moves made are completed when the board settles and the man in
+// hand begins the next reading, instead of the episode being given up as a
+// mismatch. The man in hand must be the next side's, so that a man of the
+// mover's set down in passing and lifted again stays his.
+func (r *Recogniser) segmentInHand() *segmentation {
+	k, first, ok := r.split(r.exp.Analysis, r.start, r.events, 0, true)
+	if !ok {
+		return nil
+	}
+	lifted := first.after[r.events[k].Square]
+	if lifted == board.NoMan || lifted.Color() == first.mover {
+		return nil
+	}
+	return &segmentation{split: k, first: first}
 }
 
 func (r *Recogniser) segment() *segmentation {
@@ -624,7 +647,7 @@ func (r *Recogniser) successiveByPress(button string) bool {
 // Promote takes the naming of a promotion piece by a side.
 func (r *Recogniser) Promote(t time.Duration, piece board.Kind, side board.Color) {
 	r.Advance(t)
-	r.promo[side] = piece
+	r.promo[side], r.promoAt[side] = piece, t
 	if !r.syncing && len(r.events) > 0 {
 		r.reparse()
 		if r.cur.cls == classLegal {
@@ -725,7 +748,12 @@ func (r *Recogniser) physicalNow(cur reading) [64]board.Man {
 func (r *Recogniser) commit(t time.Duration, rd *Reading, cur reading) {
 	mover := rd.Mover
 	promoted := r.exp.Analysis.Position.IsPromotion(rd.Move)
-	r.promo[mover] = board.NoKind
+	if promoted || len(rd.Events) == 0 || r.promoAt[mover] <= rd.Events[len(rd.Events)-1].T {
+		// The name was for this move. One given after its last event, by
+		// a player whose move was still settling as the adversary's hand
+		// came (a fast reply read with it), is for his next move.
+		r.promo[mover] = board.NoKind
+	}
 	r.justMoved.to, r.justMoved.mover, r.justMoved.until = rd.Move.To, mover, t
 	if rd.CompletedBy == BySettle && r.opts.QuickSettle < r.opts.Settle {
 		// Confirmed quickly: until the full settle time would have run, a
