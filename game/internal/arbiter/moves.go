@@ -238,9 +238,18 @@ func (g *Game) falseMove(t time.Duration, rd *gesture.Reading) {
 		d.options = kingAsFallback(d.options)
 	}
 	g.raise(t, d)
-	if g.laws.IllegalMoveLaw != "" {
+	if g.laws.IllegalMoveLaw != "" && !g.uncompleted(rd) {
 		g.countIllegal(t, offender)
 	}
+}
+
+// uncompleted reports whether an illegal move was taken back before it was
+// completed: with a clock, fide2023:7.5.1 completes an illegal move only by
+// its player's clock press, and 7.5.5 penalises only completed illegal
+// moves. One ended by the adversary's hand (or the end of the input) is put
+// right all the same, but not counted.
+func (g *Game) uncompleted(rd *gesture.Reading) bool {
+	return g.opts.Clocked && g.laws.ClockCompletesIllegalMove && rd.CompletedBy != gesture.ByClock
 }
 
 // intoCheckRule is the rule for a move that leaves the mover's king

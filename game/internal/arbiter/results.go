@@ -128,6 +128,13 @@ func (g *Game) claim(t time.Duration, side board.Color) {
 		g.refuse(t, side, law, fmt.Sprintf("%s touched the man on %s before claiming: no claim on this move", side, g.touched[0].Square))
 		return
 	}
+	if ob := g.imposed; g.laws.ClaimAfterTouchLaw != "" && ob != nil && ob.side == side {
+		// fide2023:9.4 with 7.5.1: an illegal move or a touch-move
+		// violation taken back leaves its player on the same move, bound
+		// to the man he touched (4.3): he touched it on this move.
+		g.refuse(t, side, g.laws.ClaimAfterTouchLaw, fmt.Sprintf("%s is bound to the man on %s he touched on this move: no claim on this move", side, ob.square))
+		return
+	}
 	reps := g.repetitions()
 	switch g.laws.Repetition {
 	case lawset.ThreefoldClaim:
