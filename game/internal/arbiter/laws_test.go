@@ -210,8 +210,8 @@ func TestLaws(t *testing.T) {
 		}, fen: "4k3/4p3/8/8/8/8/3PQ3/4K3 w - - 0 1", want: []string{"irregularity touch-move philidor1825:VI by white chooser black [stand,take-touched]"}},
 		{law: "philidor1825:VIII", sets: "philidor1825", run: func(h *harness) {
 			h.move("e2e5")
-			h.move("e7e6") // the adversary plays on: the false move stands
-		}, want: []string{"irregularity false-move philidor1825:VIII by white chooser black [stand]", "ruling stand by lapse philidor1825:VIII", "move e2e5", "move e7e6"}},
+			h.move("e7e6") // the adversary plays on: the false move stands (the king cannot move: recall is the only other option)
+		}, want: []string{"irregularity false-move philidor1825:VIII by white chooser black [stand,recall]", "ruling stand by lapse philidor1825:VIII", "move e2e5", "move e7e6"}},
 		{law: "philidor1825:XII", sets: "philidor1825", fen: castle, run: func(h *harness) { h.move("e1g1") },
 			want: []string{"irregularity false-castling philidor1825:XII by white chooser white [rook,king]"}},
 		{law: "philidor1825:XVI", sets: "philidor1825", fen: "7k/8/8/6Q1/8/8/8/K7 w - - 0 1", run: func(h *harness) { h.move("g5g6") },

@@ -237,6 +237,14 @@ func (g *Game) falseMove(t time.Duration, rd *gesture.Reading) {
 	if r.KingFallback {
 		d.options = kingAsFallback(d.options)
 	}
+	if onlyWaivers(d.options) && slices.ContainsFunc(ids, func(id report.OptionID) bool { return !isWaiver(id) }) {
+		// Every penalty the law names is impossible here (the king cannot
+		// move, the man cannot move lawfully): the law still lets the
+		// adversary have the false move revoked, without penalty
+		// (philidor1825:VIII "if the irregular move be not revoked in
+		// time"), as well as let it stand.
+		d.options = append(d.options, report.Option{ID: report.OptRecall, Squares: squareNames([]board.Square{d.touched})})
+	}
 	g.raise(t, d)
 	if g.laws.IllegalMoveLaw != "" && !g.uncompleted(rd) {
 		g.countIllegal(t, offender)
@@ -251,6 +259,19 @@ func (g *Game) falseMove(t time.Duration, rd *gesture.Reading) {
 func (g *Game) uncompleted(rd *gesture.Reading) bool {
 	return g.opts.Clocked && g.laws.ClockCompletesIllegalMove && rd.CompletedBy != gesture.ByClock
 }
+
+// onlyWaivers reports whether every option lets the offending move stand.
+func onlyWaivers(options []report.Option) bool {
+	for _, o := range options {
+		if !isWaiver(o.ID) {
+			return false
+		}
+	}
+	return true
+}
+
+// isWaiver reports whether option id lets the offending move stand.
+func isWaiver(id report.OptionID) bool { return id == report.OptStand || id == report.OptKeepAll }
 
 // intoCheckRule is the rule for a move that leaves the mover's king
 // attacked: under nycc:XIII a man that discovered the check must be moved
@@ -320,7 +341,7 @@ func bothKings(p *board.Position) bool {
 func withoutWaiver(ids []report.OptionID) []report.OptionID {
 	var out []report.OptionID
 	for _, id := range ids {
-		if id != report.OptStand && id != report.OptKeepAll {
+		if !isWaiver(id) {
 			out = append(out, id)
 		}
 	}
