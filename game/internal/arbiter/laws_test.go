@@ -324,6 +324,12 @@ func TestLaws(t *testing.T) {
 			h.move("e2e3")
 			h.move("e3e4") // the same man twice: one man to elect, and no second move without the first
 		}, want: []string{"irregularity successive-moves nycc:XIV by white chooser black [keep-all,keep-first,recall,move-touched-e2,king]"}},
+		{law: "nycc:XIV", sets: "nycc", run: func(h *harness) {
+			h.move("e7e5") // Black moves before any move: no first move to keep
+		}, want: []string{"irregularity successive-moves nycc:XIV by black chooser white [keep-all,recall]"}},
+		{law: "hastings1895:differences", sets: "hastings1895", run: func(h *harness) {
+			h.move("e7e5")
+		}, want: []string{"irregularity successive-moves hastings1895:differences by black chooser arbiter [recall]", "ruling recall by arbiter hastings1895:differences"}},
 		{law: "nycc:XIV", sets: "nycc", fen: "4k3/8/8/8/8/8/3PP3/4K3 w - - 0 1", run: func(h *harness) {
 			h.move("e1f1")
 			h.move("e2e4") // the king is elected by the king option

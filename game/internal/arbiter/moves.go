@@ -221,6 +221,12 @@ func (g *Game) falseMove(t time.Duration, rd *gesture.Reading) {
 		d.castleKing = rd.Move
 	}
 	ids := g.filter(r.Options)
+	if kind == report.KindSuccessive && len(g.moves) == 0 {
+		// A man of the side not to move, moved before any move was made:
+		// a move out of turn, with no first move to keep. Keeping the
+		// first is recalling this one.
+		ids = recallForKeepFirst(ids)
+	}
 	if !bothKings(&physical) {
 		// A king cannot be taken: the move can never stand.
 		ids = withoutWaiver(ids)
@@ -258,6 +264,20 @@ func (g *Game) falseMove(t time.Duration, rd *gesture.Reading) {
 // right all the same, but not counted.
 func (g *Game) uncompleted(rd *gesture.Reading) bool {
 	return g.opts.Clocked && g.laws.ClockCompletesIllegalMove && rd.CompletedBy != gesture.ByClock
+}
+
+// recallForKeepFirst returns ids with keep-first read as recall, each once.
+func recallForKeepFirst(ids []report.OptionID) []report.OptionID {
+	var out []report.OptionID
+	for _, id := range ids {
+		if id == report.OptKeepFirst {
+			id = report.OptRecall
+		}
+		if !slices.Contains(out, id) {
+			out = append(out, id)
+		}
+	}
+	return out
 }
 
 // onlyWaivers reports whether every option lets the offending move stand.
