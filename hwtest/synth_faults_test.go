@@ -25,6 +25,29 @@ var knownFaults = []struct {
 	legality bool
 }{
 	{
+		id: "R-fast-run-after-victim-first-recapture", laws: "fide2023",
+		fault: "a recapture lifting the man just moved before it settled, then replies each under the settle time: the episode " +
+			"grew by a move with every reply until no split into four moves could read it; the moves were lost and a mismatch reported",
+		trace: `{"t":0,"setup":"rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1"}
+{"t":500,"lift":"d7"}
+{"t":680,"place":"d5"}
+{"t":1180,"lift":"d5"}
+{"t":1330,"lift":"e4"}
+{"t":1510,"place":"d5"}
+{"t":1710,"lift":"d5"}
+{"t":1860,"lift":"d8"}
+{"t":2040,"place":"d5"}
+{"t":2240,"lift":"b1"}
+{"t":2420,"place":"c3"}
+{"t":2620,"lift":"d5"}
+{"t":2800,"place":"a5"}
+{"t":3000,"lift":"d2"}
+{"t":3180,"place":"d4"}
+{"t":3380,"lift":"g8"}
+{"t":3560,"place":"f6"}`,
+		want: []string{"d7d5", "e4d5", "d8d5", "b1c3", "d5a5", "d2d4", "g8f6"},
+	},
+	{
 		id: "P-name-while-reply-settles", laws: "nycc",
 		fault: "White's pawn move and Black's fast recapture read as one episode; White names a knight for his next move before " +
 			"that episode settles: committing White's first move cleared the name, and the promotion after it became a queen",

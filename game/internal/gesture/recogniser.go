@@ -65,6 +65,11 @@ type Recogniser struct {
 type segmentation struct {
 	split int // index of the adversary's first event
 	first reading
+	// eager: the rest is itself several moves (three or more in all, a
+	// run of fast replies): the first is certain enough to be made at
+	// once, so that a run that never lets the board settle is read move by
+	// move instead of growing past what one episode can hold.
+	eager bool
 }
 
 // New returns a recogniser that tells judge of every gesture, expecting exp
@@ -265,6 +270,13 @@ func (r *Recogniser) playEvent(e sensor.Event) {
 		}
 	}
 	r.reparse()
+	for r.segmented != nil && r.segmented.eager {
+		r.completeSegmented(e.T)
+		if r.syncing {
+			r.checkSync(e.T)
+			return
+		}
+	}
 	if r.cur.cls == classUnchanged && len(r.events) > 0 {
 		r.rest(e.T)
 	}
@@ -461,10 +473,32 @@ func (r *Recogniser) segmentInHand() *segmentation {
 }
 
 func (r *Recogniser) segment() *segmentation {
-	if k, first, ok := r.split(r.exp.Analysis, r.start, r.events, 0, false); ok {
-		return &segmentation{split: k, first: first}
+	k, first, ok := r.split(r.exp.Analysis, r.start, r.events, 0, false)
+	if !ok {
+		return nil
 	}
-	return nil
+	return &segmentation{split: k, first: first, eager: r.restIsSeveral(first, r.events[k:])}
+}
+
+// restIsSeveral reports whether the events after the first move of a
+// segmentation read as more than one move.
+func (r *Recogniser) restIsSeveral(first reading, rest []sensor.Event) bool {
+	played := first.move
+	if first.cls == classPromoUnnamed {
+		played.Promo = board.Queen
+	}
+	na, err := board.Analyse(r.exp.Analysis.Position.Apply(played))
+	if err != nil {
+		return false
+	}
+	var mid board.Occupancy
+	for sq, m := range first.after {
+		if m != board.NoMan {
+			mid = mid.With(board.Square(sq))
+		}
+	}
+	second, _, _ := readEpisode(na, mid, rest, &r.opts, &r.promo, nil)
+	return second.cls != classLegal
 }
 
 // maxSplits is how many moves one episode may be read as.
