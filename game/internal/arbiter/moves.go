@@ -231,25 +231,21 @@ func (g *Game) falseMove(t time.Duration, rd *gesture.Reading) {
 		// A king cannot be taken: the move can never stand.
 		ids = withoutWaiver(ids)
 	}
-	d.options = g.feasible(d, ids)
+	d.options = g.feasibleOptions(d, ids)
 	if slices.Contains(ids, report.OptMoveTouched) && !g.laws.FirstTouchedBinds {
-		if more := g.otherTouchedMen(d); len(more) > 0 {
-			if len(d.options) == 1 && d.options[0].ID == report.OptRecall && !slices.Contains(ids, report.OptRecall) {
-				d.options = nil // feasible's stand-in when nothing else could be exacted
-			}
-			d.options = append(d.options, more...)
-		}
+		d.options = append(d.options, g.otherTouchedMen(d)...)
 	}
 	if r.KingFallback {
 		d.options = kingAsFallback(d.options)
 	}
-	if onlyWaivers(d.options) && slices.ContainsFunc(ids, func(id report.OptionID) bool { return !isWaiver(id) }) {
-		// Every penalty the law names is impossible here (the king cannot
-		// move, the man cannot move lawfully): the law still lets the
-		// adversary have the false move revoked, without penalty
+	if onlyWaivers(d.options) && (len(d.options) == 0 || slices.ContainsFunc(ids, func(id report.OptionID) bool { return !isWaiver(id) })) {
+		// Nothing can be carried out, or every penalty the law names is
+		// impossible here (the king cannot move, the man cannot move
+		// lawfully): the false move is revoked without penalty, or (where
+		// the law lets it stand) the adversary may have it revoked
 		// (philidor1825:VIII "if the irregular move be not revoked in
-		// time"), as well as let it stand.
-		d.options = append(d.options, report.Option{ID: report.OptRecall, Squares: squareNames([]board.Square{d.touched})})
+		// time").
+		d.options = append(d.options, recallOption(d))
 	}
 	g.raise(t, d)
 	if g.laws.IllegalMoveLaw != "" && !g.uncompleted(rd) {
@@ -391,8 +387,25 @@ func castlingStillPossible(p *board.Position) board.Castling {
 }
 
 // feasible keeps the options that can be carried out in the position before
-// the offending move, each with its squares; it never returns none.
+// the offending move, each with its squares; it never returns none: where
+// none can, the move is recalled.
 func (g *Game) feasible(d *decision, ids []report.OptionID) []report.Option {
+	out := g.feasibleOptions(d, ids)
+	if len(out) == 0 {
+		out = []report.Option{recallOption(d)}
+	}
+	return out
+}
+
+// recallOption is the option that takes the offending move back without
+// penalty.
+func recallOption(d *decision) report.Option {
+	return report.Option{ID: report.OptRecall, Squares: squareNames([]board.Square{d.touched})}
+}
+
+// feasibleOptions keeps the options that can be carried out in the position
+// before the offending move, each with its squares; it may return none.
+func (g *Game) feasibleOptions(d *decision, ids []report.OptionID) []report.Option {
 	side := d.offender
 	var out []report.Option
 	for _, id := range ids {
@@ -449,9 +462,6 @@ func (g *Game) feasible(d *decision, ids []report.OptionID) []report.Option {
 			kept = append(kept, o)
 		}
 		out = kept
-	}
-	if len(out) == 0 {
-		out = []report.Option{{ID: report.OptRecall, Squares: squareNames([]board.Square{d.touched})}}
 	}
 	return out
 }

@@ -189,7 +189,7 @@ func (r *Recogniser) playEvent(e sensor.Event) {
 		// adversary's first touch (a reply taking the man just moved).
 		lifted := r.manAt(e.Square)
 		if lifted != board.NoMan && lifted.Color() != r.cur.mover {
-			if k, first, ok := r.split(r.exp.Analysis, r.start, r.events, 0, true); ok {
+			if k, first, _, ok := r.split(r.exp.Analysis, r.start, r.events, 0, true); ok {
 				r.segmented = &segmentation{split: k, first: first}
 				r.occ = r.occ.With(e.Square)
 				r.completeSegmented(e.T)
@@ -461,7 +461,7 @@ func (r *Recogniser) reparse() {
 // mismatch. The man in hand must be the next side's, so that a man of the
 // mover's set down in passing and lifted again stays his.
 func (r *Recogniser) segmentInHand() *segmentation {
-	k, first, ok := r.split(r.exp.Analysis, r.start, r.events, 0, true)
+	k, first, _, ok := r.split(r.exp.Analysis, r.start, r.events, 0, true)
 	if !ok {
 		return nil
 	}
@@ -473,32 +473,11 @@ func (r *Recogniser) segmentInHand() *segmentation {
 }
 
 func (r *Recogniser) segment() *segmentation {
-	k, first, ok := r.split(r.exp.Analysis, r.start, r.events, 0, false)
+	k, first, several, ok := r.split(r.exp.Analysis, r.start, r.events, 0, false)
 	if !ok {
 		return nil
 	}
-	return &segmentation{split: k, first: first, eager: r.restIsSeveral(first, r.events[k:])}
-}
-
-// restIsSeveral reports whether the events after the first move of a
-// segmentation read as more than one move.
-func (r *Recogniser) restIsSeveral(first reading, rest []sensor.Event) bool {
-	played := first.move
-	if first.cls == classPromoUnnamed {
-		played.Promo = board.Queen
-	}
-	na, err := board.Analyse(r.exp.Analysis.Position.Apply(played))
-	if err != nil {
-		return false
-	}
-	var mid board.Occupancy
-	for sq, m := range first.after {
-		if m != board.NoMan {
-			mid = mid.With(board.Square(sq))
-		}
-	}
-	second, _, _ := readEpisode(na, mid, rest, &r.opts, &r.promo, nil)
-	return second.cls != classLegal
+	return &segmentation{split: k, first: first, eager: several}
 }
 
 // maxSplits is how many moves one episode may be read as.
@@ -509,7 +488,9 @@ const maxSplits = 4
 // recursively, as several moves). With tail, the rest need only be a move in
 // progress: the adversary's hand has just arrived. The latest such point is
 // taken: a man set down in passing and lifted again is still the mover's.
-func (r *Recogniser) split(a *board.Analysis, start board.Occupancy, events []sensor.Event, depth int, tail bool) (int, reading, bool) {
+// It returns k, the first move, whether the rest was read as more than one
+// move, and whether the split was found.
+func (r *Recogniser) split(a *board.Analysis, start board.Occupancy, events []sensor.Event, depth int, tail bool) (int, reading, bool, bool) {
 	for k := len(events) - 1; k >= 1; k-- {
 		if events[k].Kind != sensor.Lift {
 			continue
@@ -537,16 +518,16 @@ func (r *Recogniser) split(a *board.Analysis, start board.Occupancy, events []se
 		second, _, _ := readEpisode(na, mid, events[k:], &r.opts, &r.promo, nil)
 		switch {
 		case second.cls == classLegal && second.mover == next.Turn:
-			return k, first, true
+			return k, first, false, true
 		case tail && (second.cls == classInProgress || second.cls == classUnchanged):
-			return k, first, true
+			return k, first, false, true
 		case depth+1 < maxSplits:
-			if _, _, ok := r.split(na, mid, events[k:], depth+1, tail); ok {
-				return k, first, true
+			if _, _, _, ok := r.split(na, mid, events[k:], depth+1, tail); ok {
+				return k, first, true, true
 			}
 		}
 	}
-	return 0, reading{}, false
+	return 0, reading{}, false, false
 }
 
 // rest closes an episode in which every man went back to its square: each man
