@@ -640,7 +640,8 @@ func (g *Game) touchMoveViolation(rd *gesture.Reading) *decision {
 		}
 		return nil
 	}
-	order, own, adverse := touchedMen(rd)
+	var orderBuf, ownBuf, adverseBuf [64]board.Square
+	order, own, adverse := touchedMen(rd, orderBuf[:0], ownBuf[:0], adverseBuf[:0])
 	if len(order) == 0 || g.checkExempt() || g.misledByFalseCheck(side) {
 		return nil
 	}
@@ -740,10 +741,12 @@ func (g *Game) touchMoveViolation(rd *gesture.Reading) *decision {
 	return nil
 }
 
-// touchedMen returns the men the mover touched this turn, in order and
-// without repeats, all of them and split into his own and the adversary's.
-// A touch announced by j'adoube, a bump and a nudge do not count.
-func touchedMen(rd *gesture.Reading) (order, own, adverse []board.Square) {
+// touchedMen appends to order, own and adverse the men the mover touched
+// this turn, in order and without repeats: all of them, his own and the
+// adversary's. A touch announced by j'adoube, a bump and a nudge do not
+// count. Given slices of capacity 64 (a square is touched once), it does not
+// allocate.
+func touchedMen(rd *gesture.Reading, order, own, adverse []board.Square) ([]board.Square, []board.Square, []board.Square) {
 	seen := board.Occupancy(0)
 	for _, tm := range rd.Touches {
 		if tm.Announced || tm.Bump || tm.Nudge || !tm.Square.Valid() || seen.Has(tm.Square) || tm.Man == board.NoMan {
@@ -774,7 +777,8 @@ func (g *Game) otherTouchedMen(d *decision) []report.Option {
 	if g.checkExempt() || g.misledByFalseCheck(d.offender) {
 		return nil
 	}
-	_, own, _ := touchedMen(rd)
+	var orderBuf, ownBuf, adverseBuf [64]board.Square
+	_, own, _ := touchedMen(rd, orderBuf[:0], ownBuf[:0], adverseBuf[:0])
 	var out []report.Option
 	for _, sq := range own {
 		if sq == rd.Move.From || sq == rd.Move.To || sq == d.taken || d.before.Position.Men[sq].Color() != d.offender {
@@ -795,7 +799,8 @@ func (g *Game) firstTouchedBinding(d *decision, target *board.Analysis) *obligat
 	side := d.offender
 	order := []board.Square{d.touched}
 	if d.reading != nil {
-		if touched, _, _ := touchedMen(d.reading); len(touched) > 0 {
+		var orderBuf, ownBuf, adverseBuf [64]board.Square
+		if touched, _, _ := touchedMen(d.reading, orderBuf[:0], ownBuf[:0], adverseBuf[:0]); len(touched) > 0 {
 			order = touched
 		}
 	}
