@@ -638,6 +638,10 @@ func TestServerRestart(t *testing.T) {
 	r := h.startGame(h.client, GameOptions{ID: id, Side: board.White})
 	h.move(r, "e2e4")
 	h.waitPly(r, 2)
+	// The restart is to find the stream healthy and the move answered: a
+	// restart that cut the move's answer makes the client read a fresh
+	// state at once, with no backoff to wait (TestLostAnswer's case).
+	h.eventually("lichess's answer to e2e4", func() bool { return strings.Contains(h.logs.String(), "lichess: move accepted") })
 	h.srv.Restart()
 	h.pass(testMinBackoff)
 	h.eventually("the stream back", func() bool { return r.g.Snapshot().Up })
