@@ -72,14 +72,59 @@ type Style struct {
 	ClockPress float64
 	// Hesitate: the hand pauses 0.5 to 2 s while holding a man.
 	Hesitate float64
+	// Passing: in a quiet move or a capture (once the taken man is off), the
+	// moving man of any kind is set down in passing before his own square,
+	// on an empty square next to it or on his way to it, and lifted again:
+	// a square he could lawfully have gone to (a pawn's second step, a
+	// king's other neighbour, a knight's other landing, a slider's square
+	// short of or beyond his own) or one he could not (beside the target,
+	// a pawn overshooting). Each stop lasts MinPassingDwell to
+	// MaxPassingDwell; sometimes there are two stops in one move.
+	Passing float64
+	// PassingNudge: a man set down in passing is lifted and set back on
+	// the same square 20 to 80 ms later (no sooner than the debounce lets
+	// the lift through), and carried on after a second dwell.
+	PassingNudge float64
+	// SlowRook: castling begun with the king, the king let go on his
+	// square, has its rook lifted 0.5 s to MaxSlowRookDelay after the
+	// king was set down (else within a hand's time).
+	SlowRook float64
+	// HesitateTwo: the moving man is set down for a passing dwell on
+	// another empty square he could lawfully go to, lifted, held 0.3 to
+	// 1.5 s in the air, then set on his own square.
+	HesitateTwo float64
 }
 
+// Bounds of the set-downs in passing (Style.Passing, Style.HesitateTwo).
+// A stop lasts from MinPassingDwell to usualPassingDwell, evenly on a log
+// scale; one stop in longPassingShare lasts from usualPassingDwell to
+// MaxPassingDwell. The recogniser must wait longer than MaxPassingDwell
+// before it confirms a move that such a stop could still change.
+const (
+	// MinPassingDwell is the shortest a man set down in passing stays
+	// (the frames' bounce may make it a few ms longer: see sqGap).
+	MinPassingDwell = 30 * time.Millisecond
+	// MaxPassingDwell is the longest a man set down in passing stays
+	// before he is lifted again.
+	MaxPassingDwell = 400 * time.Millisecond
+	// MaxSlowRookDelay is the longest a slow castling rook (Style.SlowRook)
+	// waits after the king was set down.
+	MaxSlowRookDelay = 5 * time.Second
+
+	usualPassingDwell = 250 * time.Millisecond
+	longPassingShare  = 0.1  // of passing stops, the share that dwells long
+	twoStopsShare     = 0.25 // of moves with a stop in passing, the share with two
+	minSlowRookDelay  = 500 * time.Millisecond
+)
+
 // DefaultStyle is the mix the corpus tests replay: every habit of careful
-// hands, fast replies and fast recaptures included, but none of the replies
+// hands, fast replies, fast recaptures, set-downs in passing, slow castling
+// rooks and hesitation over two squares included, but none of the replies
 // that HardStyle adds.
 func DefaultStyle() Style {
 	return Style{FastReply: 0.15, FastRecapture: 0.3, Slide: 0.25, Adjust: 0.05, ClockPress: 0.3, Hesitate: 0.05,
-		FastVictimFirst: 0.1, FastChain: 0.1, QuickAfterOpen: 0.3}
+		FastVictimFirst: 0.1, FastChain: 0.1, QuickAfterOpen: 0.3,
+		Passing: 0.2, PassingNudge: 0.3, SlowRook: 0.3, HesitateTwo: 0.05}
 }
 
 // HardStyle is DefaultStyle with the hardest replies much more often: fast
@@ -150,7 +195,8 @@ func NewSynthesiser(opts SynthOptions) (*Synthesiser, error) {
 	}
 	st := &opts.Style
 	for name, p := range map[string]float64{"FastReply": st.FastReply, "FastVictimFirst": st.FastVictimFirst, "FastRecapture": st.FastRecapture,
-		"FastChain": st.FastChain, "QuickAfterOpen": st.QuickAfterOpen, "Slide": st.Slide, "Adjust": st.Adjust, "ClockPress": st.ClockPress, "Hesitate": st.Hesitate} {
+		"FastChain": st.FastChain, "QuickAfterOpen": st.QuickAfterOpen, "Slide": st.Slide, "Adjust": st.Adjust, "ClockPress": st.ClockPress, "Hesitate": st.Hesitate,
+		"Passing": st.Passing, "PassingNudge": st.PassingNudge, "SlowRook": st.SlowRook, "HesitateTwo": st.HesitateTwo} {
 		if p < 0 || p > 1 || math.IsNaN(p) {
 			return nil, fmt.Errorf("hwtest: synthesiser: style %s = %v: want a probability from 0 to 1", name, p)
 		}
@@ -232,6 +278,11 @@ type builder struct {
 	// placed is the colour of the man each place line sets down, in order:
 	// always the mover's (an analogue board reads the colour).
 	placed []board.Color
+	// analysis is the legal moves of pos, for the squares a man could
+	// lawfully be set down on in passing.
+	analysis *board.Analysis
+	// stops records each set-down in passing, for tests of the synthesiser.
+	stops []passingStop
 }
 
 func newBuilder(s *Synthesiser, g *Game, gameSeed uint64) *builder {
@@ -347,6 +398,7 @@ func (b *builder) run() error {
 		}
 		b.starts = append(b.starts, len(b.lines))
 		b.prevOpen = b.s.rookFirstOpen && rookMayCastle(a, m)
+		b.analysis = a
 		if err := b.move(m, hands); err != nil {
 			return fmt.Errorf("move %d %s: %w", i+1, m.UCI(), err)
 		}
@@ -554,8 +606,7 @@ func (b *builder) quiet(m board.Move) error {
 	if err := b.slide(m.From, m.To); err != nil {
 		return err
 	}
-	b.holding()
-	return b.place(m.To)
+	return b.land(m)
 }
 
 // takeOrder is the order of hands in a capture.
@@ -619,8 +670,7 @@ func (b *builder) capture(m board.Move, h hands) error {
 	if err := b.takeAndLift(m.From, m.To, m.To, b.pickOrder(h)); err != nil {
 		return err
 	}
-	b.holding()
-	return b.place(m.To)
+	return b.land(m)
 }
 
 // enPassant plays a pawn taking en passant: the taken pawn removed before,
@@ -663,7 +713,12 @@ func (b *builder) castle(m board.Move) error {
 			if err := b.place(m.To); err != nil {
 				return err
 			}
-			b.hand()
+			if b.chance(b.s.opts.Style.SlowRook) {
+				b.tally["slow castling rook"]++
+				b.wait(b.logBetween(minSlowRookDelay, MaxSlowRookDelay))
+			} else {
+				b.hand()
+			}
 			if err := b.lift(rf); err != nil {
 				return err
 			}

@@ -1,6 +1,7 @@
 package hwtest
 
 import (
+	"fmt"
 	"os"
 	"reflect"
 	"strings"
@@ -63,6 +64,8 @@ func TestNewSynthesiserRejectsBadOptions(t *testing.T) {
 		{"unknown law-set", SynthOptions{Laws: "fide1900"}, "unknown law-set"},
 		{"probability above one", SynthOptions{Style: Style{Slide: 1.5}}, "Slide"},
 		{"negative probability", SynthOptions{Style: Style{FastReply: -0.1}}, "FastReply"},
+		{"passing above one", SynthOptions{Style: Style{Passing: 2}}, "Passing"},
+		{"slow rook negative", SynthOptions{Style: Style{SlowRook: -1}}, "SlowRook"},
 		{"bounce outlasts debounce", SynthOptions{Debounce: 5 * time.Millisecond, MaxBounce: 8 * time.Millisecond}, "bounce"},
 	} {
 		_, err := NewSynthesiser(tt.opts)
@@ -150,6 +153,8 @@ func TestSynthesiserUsesEveryHabit(t *testing.T) {
 		"castling, king then rook", "castling, king first in hand", "castling, rook first in hand", "castling, rook set first",
 		"promotion, named before", "promotion, named after", "promotion, pawn exchanged", "promotion, new man set straight down", "underpromotion",
 		"slide", "adjustment", "clock press", "hesitation", "fast reply", "fast reply, victim first", "fast recapture",
+		"passing", "passing, two stops", "passing, long dwell", "passing, lawful square", "passing, unlawful square",
+		"passing nudge", "slow castling rook", "hesitation over two squares",
 	} {
 		if tally[habit] == 0 {
 			t.Errorf("no %s in the random corpus", habit)
@@ -249,4 +254,160 @@ func TestRandomGamesAreRich(t *testing.T) {
 	if !reflect.DeepEqual(g1.UCI(), g2.UCI()) {
 		t.Error("RandomGame is not reproducible")
 	}
+}
+
+// TestSynthesiserPassingStops checks the set-downs in passing over a sample
+// of the corpus, for each kind of man: stops on empty squares next to the
+// destination or on the way (lawful destinations and others both), never
+// on the man's own squares, each dwell within MinPassingDwell (or the
+// square's least gap) and MaxPassingDwell, about one in ten long, nudges
+// back on the same square after 20 to 80 ms, and hesitations over two
+// squares on another lawful destination, held 0.3 to 1.5 s before the man
+// lands.
+func TestSynthesiserPassingStops(t *testing.T) {
+	games := testGames(t, "random.pgn")[:30]
+	games = append(games, testGames(t, "lichess")[:30]...)
+	s, err := NewSynthesiser(SynthOptions{Seed: 3, Style: Style{Passing: 1, PassingNudge: 0.3, HesitateTwo: 0.1}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	type tally struct{ stops, lawful, unlawful, long, nudged, hesitations int }
+	byKind := map[board.Kind]*tally{}
+	twoStops := 0
+	for i := range games {
+		g := &games[i]
+		b, err := s.build(g, uint64(i))
+		if err != nil {
+			t.Fatal(err)
+		}
+		positions := []board.Position{g.Start}
+		for _, m := range g.Moves {
+			positions = append(positions, positions[len(positions)-1].Apply(m))
+		}
+		perPly := map[int]int{}
+		for _, st := range b.stops {
+			if err := checkPassingStop(b, positions[st.ply], st); err != nil {
+				t.Fatalf("%s, move %d %s: %v", g.Name, st.ply+1, st.move.UCI(), err)
+			}
+			k := byKind[st.kind]
+			if k == nil {
+				k = &tally{}
+				byKind[st.kind] = k
+			}
+			if st.hesitation {
+				k.hesitations++
+				continue
+			}
+			if perPly[st.ply]++; perPly[st.ply] == 2 {
+				twoStops++
+			}
+			k.stops++
+			if st.lawful {
+				k.lawful++
+			} else {
+				k.unlawful++
+			}
+			if b.lines[st.lift].T-b.lines[st.lastPlace].T > usualPassingDwell {
+				k.long++
+			}
+			if st.nudged {
+				k.nudged++
+			}
+		}
+	}
+	for _, tt := range []struct {
+		kind     board.Kind
+		minStops int
+	}{
+		{board.Pawn, 200}, {board.Knight, 60}, {board.Bishop, 60}, {board.Rook, 60}, {board.Queen, 60}, {board.King, 60},
+	} {
+		k := byKind[tt.kind]
+		if k == nil {
+			t.Errorf("%v: no stops in passing", tt.kind)
+			continue
+		}
+		t.Logf("%v: %+v", tt.kind, *k)
+		if k.stops < tt.minStops {
+			t.Errorf("%v: %d stops in passing, want at least %d", tt.kind, k.stops, tt.minStops)
+		}
+		if k.lawful == 0 || k.unlawful == 0 {
+			t.Errorf("%v: %d stops on lawful squares and %d on others, want both", tt.kind, k.lawful, k.unlawful)
+		}
+		if share := float64(k.long) / float64(k.stops); share < 0.03 || share > 0.25 {
+			t.Errorf("%v: %.2f of the stops dwell longer than %v, want about %.2f", tt.kind, share, usualPassingDwell, longPassingShare)
+		}
+		if k.nudged == 0 || k.hesitations == 0 {
+			t.Errorf("%v: %d nudges and %d hesitations over two squares, want some of each", tt.kind, k.nudged, k.hesitations)
+		}
+	}
+	if twoStops == 0 {
+		t.Error("no move with two stops in passing")
+	}
+}
+
+// checkPassingStop checks one stop against the trace and the position
+// before its move (pos).
+func checkPassingStop(b *builder, pos board.Position, st passingStop) error {
+	lines, sq, m := b.lines, st.square, st.move
+	if sq == m.From || sq == m.To {
+		return fmt.Errorf("set down in passing on its own square %s", sq)
+	}
+	if pos.Men[m.From].Kind() != st.kind {
+		return fmt.Errorf("stop recorded for a %v, the man moving is a %v", st.kind, pos.Men[m.From].Kind())
+	}
+	a, err := board.Analyse(pos)
+	if err != nil {
+		return err
+	}
+	lawful := false
+	for _, lm := range a.Moves {
+		lawful = lawful || (lm.From == m.From && lm.To == sq)
+	}
+	if lawful != st.lawful {
+		return fmt.Errorf("%s recorded lawful %v, is %v", sq, st.lawful, lawful)
+	}
+	if st.hesitation && !lawful {
+		return fmt.Errorf("hesitation over %s, a square the man cannot go to", sq)
+	}
+	if !st.hesitation && kingDistance(sq, m.To) != 1 && !containsSquare(pathBetween(m.From, m.To), sq) {
+		return fmt.Errorf("stop on %s, neither next to %s nor on the way", sq, m.To)
+	}
+	is := func(i int, k trace.Kind) bool { return lines[i].Kind == k && lines[i].Square == sq }
+	if !is(st.firstPlace, trace.Place) || !is(st.lastPlace, trace.Place) || !is(st.lift, trace.Lift) {
+		return fmt.Errorf("the lines %d, %d, %d are not the stop on %s", st.firstPlace, st.lastPlace, st.lift, sq)
+	}
+	leastGap := b.sqGap
+	inRange := func(d time.Duration) bool {
+		return d >= min(MinPassingDwell, leastGap) && d <= max(MaxPassingDwell, leastGap)
+	}
+	dwells := []time.Duration{lines[st.lift].T - lines[st.lastPlace].T}
+	if st.nudged {
+		if st.lastPlace != st.firstPlace+2 || !is(st.firstPlace+1, trace.Lift) {
+			return fmt.Errorf("nudge on %s is not a lift and a placement", sq)
+		}
+		if air := lines[st.lastPlace].T - lines[st.firstPlace+1].T; air < 20*time.Millisecond || air > max(80*time.Millisecond, leastGap) {
+			return fmt.Errorf("nudge on %s %v in the air, want 20-80 ms", sq, air)
+		}
+		dwells = append(dwells, lines[st.firstPlace+1].T-lines[st.firstPlace].T)
+	} else if st.lastPlace != st.firstPlace {
+		return fmt.Errorf("stop on %s placed twice without a nudge", sq)
+	}
+	for _, d := range dwells {
+		if !inRange(d) {
+			return fmt.Errorf("dwell of %v on %s, want %v to %v", d, sq, MinPassingDwell, MaxPassingDwell)
+		}
+	}
+	if st.hesitation {
+		next := st.lift + 1
+		for next < len(lines) && lines[next].Kind != trace.Place {
+			next++
+		}
+		if next == len(lines) || lines[next].Square != m.To {
+			return fmt.Errorf("after hesitating over %s the man does not land on %s", sq, m.To)
+		}
+		if held := lines[next].T - lines[st.lift].T; held < 300*time.Millisecond || held > 1500*time.Millisecond+minLineGap {
+			return fmt.Errorf("held %v after hesitating over %s, want 0.3-1.5 s", held, sq)
+		}
+	}
+	return nil
 }
