@@ -91,6 +91,10 @@ func traceCmd(args []string, stdin io.Reader, out io.Writer, stderr io.Writer) e
 	adjust := fs.Float64("adjust", def.Adjust, "probability that a turn begins with an announced adjustment")
 	clock := fs.Float64("clock", def.ClockPress, "probability that the mover presses the clock")
 	hesitate := fs.Float64("hesitate", def.Hesitate, "probability of a 0.5-2 s pause with a man in hand")
+	passing := fs.Float64("passing", def.Passing, "probability that the moving man is set down in passing (30-400 ms) on an empty square near his own before it")
+	passingNudge := fs.Float64("passing-nudge", def.PassingNudge, "probability that a man set down in passing is lifted and set back on the same square (20-80 ms in the air)")
+	slowRook := fs.Float64("slow-rook", def.SlowRook, "probability that castling with the king let go first has its rook lifted 0.5-5 s after the king was set down")
+	hesitateTwo := fs.Float64("hesitate-two", def.HesitateTwo, "probability that the moving man is set down on another square he could go to, lifted and held 0.3-1.5 s before his own")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -115,7 +119,8 @@ func traceCmd(args []string, stdin io.Reader, out io.Writer, stderr io.Writer) e
 		g = games[*game-1]
 	}
 	s, err := hwtest.NewSynthesiser(hwtest.SynthOptions{Seed: *seed, Laws: *laws, Style: hwtest.Style{
-		FastReply: *fast, FastRecapture: *recapture, Slide: *slide, Adjust: *adjust, ClockPress: *clock, Hesitate: *hesitate}})
+		FastReply: *fast, FastRecapture: *recapture, Slide: *slide, Adjust: *adjust, ClockPress: *clock, Hesitate: *hesitate,
+		Passing: *passing, PassingNudge: *passingNudge, SlowRook: *slowRook, HesitateTwo: *hesitateTwo}})
 	if err != nil {
 		return err
 	}
