@@ -23,6 +23,9 @@ var knownFaults = []struct {
 	// legality: the trace is not clean play; check only that no move is
 	// reported that is not legal where it is played (FuzzRecogniser's rule).
 	legality bool
+	// open: the fault is not fixed yet; the case is skipped while it fails
+	// and passes by itself once it is fixed (then drop the mark).
+	open bool
 }{
 	{
 		id: "R-fast-run-after-victim-first-recapture", laws: "fide2023",
@@ -201,6 +204,207 @@ var knownFaults = []struct {
 {"t":3099,"place":"h7"}`,
 		want: []string{"a1f1", "h1h7"},
 	},
+	// Issue 29: men set down in passing, slow castling rooks, hesitation
+	// over two squares. Each trace is one move with its reply 1 to 3 s
+	// later, so that only the stop in passing can be misread.
+	{
+		id: "J-pawn-overshoots-to-lawful-square", laws: "fide2023", open: true,
+		fault: "a pawn set down for 150 ms on a4 on its way to a3: the double step a2a4 is confirmed (quick settle), then a4a3 " +
+			"is no move",
+		trace: `{"t":500,"lift":"a2"}
+{"t":700,"place":"a4"}
+{"t":850,"lift":"a4"}
+{"t":1000,"place":"a3"}
+{"t":2800,"lift":"e7"}
+{"t":3000,"place":"e5"}`,
+		want: []string{"a2a3", "e7e5"},
+	},
+	{
+		id: "J-king-touches-down-on-the-way", laws: "fide2023", open: true,
+		fault: "a king set down for 120 ms on e2 on his way to d2: Ke2 is confirmed (a step away from castling: quick settle)",
+		trace: `{"t":0,"setup":"4k3/pppp4/8/8/8/8/PPP5/4K3 w - - 0 1"}
+{"t":500,"lift":"e1"}
+{"t":680,"place":"e2"}
+{"t":800,"lift":"e2"}
+{"t":950,"place":"d2"}
+{"t":2500,"lift":"b7"}
+{"t":2700,"place":"b6"}`,
+		want: []string{"e1d2", "b7b6"},
+	},
+	{
+		id: "J-knight-via-its-other-landing", laws: "fide2023", open: true,
+		fault: "a knight set down for 130 ms on e2, a square it could go to, on its way to f3: Ne2 is confirmed",
+		trace: `{"t":0,"setup":"rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq e6 0 2"}
+{"t":500,"lift":"g1"}
+{"t":700,"place":"e2"}
+{"t":830,"lift":"e2"}
+{"t":980,"place":"f3"}
+{"t":3000,"lift":"b8"}
+{"t":3200,"place":"c6"}`,
+		want: []string{"g1f3", "b8c6"},
+	},
+	{
+		id: "J-knight-beside-its-target", laws: "fide2023",
+		fault: "a knight set down for 110 ms on g3, beside f3 and no square it could go to, then on f3; read right already: the case keeps it so",
+		trace: `{"t":0,"setup":"rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq e6 0 2"}
+{"t":500,"lift":"g1"}
+{"t":690,"place":"g3"}
+{"t":800,"lift":"g3"}
+{"t":950,"place":"f3"}
+{"t":2200,"lift":"b8"}
+{"t":2400,"place":"c6"}`,
+		want: []string{"g1f3", "b8c6"},
+	},
+	{
+		id: "J-bishop-stops-short", laws: "fide2023",
+		fault: "a bishop set down for 160 ms on d2, a square it could go to, on its way to e3; read right already (a slider's stop on its way waits the full settle time): the case keeps it so",
+		trace: `{"t":0,"setup":"rnbqkbnr/ppp1pppp/8/3p4/3P4/8/PPP1PPPP/RNBQKBNR w KQkq d6 0 2"}
+{"t":500,"lift":"c1"}
+{"t":700,"place":"d2"}
+{"t":860,"lift":"d2"}
+{"t":1000,"place":"e3"}
+{"t":2600,"lift":"g8"}
+{"t":2800,"place":"f6"}`,
+		want: []string{"c1e3", "g8f6"},
+	},
+	{
+		id: "J-queen-overshoots", laws: "fide2023", open: true,
+		fault: "a queen set down for 140 ms on d3, a square it could go to, then drawn back to d2",
+		trace: `{"t":0,"setup":"rnbqkbnr/ppp1pppp/8/3p4/3P4/8/PPP1PPPP/RNBQKBNR w KQkq d6 0 2"}
+{"t":500,"lift":"d1"}
+{"t":700,"place":"d3"}
+{"t":840,"lift":"d3"}
+{"t":990,"place":"d2"}
+{"t":3300,"lift":"g8"}
+{"t":3500,"place":"f6"}`,
+		want: []string{"d1d2", "g8f6"},
+	},
+	{
+		id: "J-capture-stops-after-victim-off", laws: "fide2023", open: true,
+		fault: "exd5 with the taken pawn off first, the capturing pawn set down for 130 ms on e5 (a push it could make) before d5",
+		trace: `{"t":0,"setup":"rnbqkbnr/ppp1pppp/8/3p4/4P3/8/PPPP1PPP/RNBQKBNR w KQkq d6 0 2"}
+{"t":500,"lift":"d5"}
+{"t":750,"lift":"e4"}
+{"t":950,"place":"e5"}
+{"t":1080,"lift":"e5"}
+{"t":1250,"place":"d5"}
+{"t":3000,"lift":"d8"}
+{"t":3200,"place":"d5"}`,
+		want: []string{"e4d5", "d8d5"},
+	},
+	{
+		id: "J-nudged-in-passing", laws: "fide2023",
+		fault: "a knight set down on e2 (90 ms), lifted and set back 50 ms later (a nudge), lifted after 120 ms more and set on f3; read right already: the case keeps it so",
+		trace: `{"t":0,"setup":"rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq e6 0 2"}
+{"t":500,"lift":"g1"}
+{"t":700,"place":"e2"}
+{"t":790,"lift":"e2"}
+{"t":840,"place":"e2"}
+{"t":960,"lift":"e2"}
+{"t":1110,"place":"f3"}
+{"t":2700,"lift":"b8"}
+{"t":2900,"place":"c6"}`,
+		want: []string{"g1f3", "b8c6"},
+	},
+	{
+		id: "J-pawn-dwells-240ms", laws: "fide2023", open: true,
+		fault: "a pawn set down for 240 ms on e4 (its double step) on its way to e3: under the settle time, but e2e4 is confirmed",
+		trace: `{"t":500,"lift":"e2"}
+{"t":700,"place":"e4"}
+{"t":940,"lift":"e4"}
+{"t":1100,"place":"e3"}
+{"t":2500,"lift":"e7"}
+{"t":2700,"place":"e5"}`,
+		want: []string{"e2e3", "e7e5"},
+	},
+	{
+		id: "J-knight-dwells-380ms", laws: "fide2023", open: true,
+		fault: "a knight set down for 380 ms on h3 (a square it could go to) on its way to f3: longer than the settle time " +
+			"(250 ms), within MaxPassingDwell",
+		trace: `{"t":500,"lift":"g1"}
+{"t":700,"place":"h3"}
+{"t":1080,"lift":"h3"}
+{"t":1250,"place":"f3"}
+{"t":2800,"lift":"e7"}
+{"t":3000,"place":"e5"}`,
+		want: []string{"g1f3", "e7e5"},
+	},
+	{
+		id: "J-hesitation-over-two-squares", laws: "fide2023", open: true,
+		fault: "a knight set down for 150 ms on h3, lifted, held 900 ms over the board, then set on f3",
+		trace: `{"t":500,"lift":"g1"}
+{"t":700,"place":"h3"}
+{"t":850,"lift":"h3"}
+{"t":1750,"place":"f3"}
+{"t":3500,"lift":"d7"}
+{"t":3700,"place":"d5"}`,
+		want: []string{"g1f3", "d7d5"},
+	},
+	{
+		id: "K-slow-castling-rook-fide2023", laws: "fide2023", open: true,
+		fault: "castling with the king first, let go on g1; the rook lifted 1.6 s after the king was set down: castling is lawful " +
+			"under every code when the king goes first",
+		trace: `{"t":0,"setup":"r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R w KQkq - 0 1"}
+{"t":500,"lift":"e1"}
+{"t":700,"place":"g1"}
+{"t":2300,"lift":"h1"}
+{"t":2500,"place":"f1"}
+{"t":4500,"lift":"e7"}
+{"t":4700,"place":"e5"}`,
+		want: []string{"e1g1", "e7e5"},
+	},
+	{
+		id: "K-slow-castling-rook-hastings1895", laws: "hastings1895", open: true,
+		fault: "castling with the king first, let go on g1; the rook lifted 1.6 s after the king was set down: castling is lawful " +
+			"under every code when the king goes first",
+		trace: `{"t":0,"setup":"r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R w KQkq - 0 1"}
+{"t":500,"lift":"e1"}
+{"t":700,"place":"g1"}
+{"t":2300,"lift":"h1"}
+{"t":2500,"place":"f1"}
+{"t":4500,"lift":"e7"}
+{"t":4700,"place":"e5"}`,
+		want: []string{"e1g1", "e7e5"},
+	},
+	{
+		id: "K-slow-castling-rook-nycc", laws: "nycc", open: true,
+		fault: "castling with the king first, let go on g1; the rook lifted 1.6 s after the king was set down: castling is lawful " +
+			"under every code when the king goes first",
+		trace: `{"t":0,"setup":"r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R w KQkq - 0 1"}
+{"t":500,"lift":"e1"}
+{"t":700,"place":"g1"}
+{"t":2300,"lift":"h1"}
+{"t":2500,"place":"f1"}
+{"t":4500,"lift":"e7"}
+{"t":4700,"place":"e5"}`,
+		want: []string{"e1g1", "e7e5"},
+	},
+	{
+		id: "K-slow-castling-rook-sarratt1808", laws: "sarratt1808", open: true,
+		fault: "castling with the king first, let go on g1; the rook lifted 1.6 s after the king was set down: castling is lawful " +
+			"under every code when the king goes first",
+		trace: `{"t":0,"setup":"r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R w KQkq - 0 1"}
+{"t":500,"lift":"e1"}
+{"t":700,"place":"g1"}
+{"t":2300,"lift":"h1"}
+{"t":2500,"place":"f1"}
+{"t":4500,"lift":"e7"}
+{"t":4700,"place":"e5"}`,
+		want: []string{"e1g1", "e7e5"},
+	},
+	{
+		id: "K-slow-castling-rook-philidor1825", laws: "philidor1825", open: true,
+		fault: "castling with the king first, let go on g1; the rook lifted 1.6 s after the king was set down: castling is lawful " +
+			"under every code when the king goes first",
+		trace: `{"t":0,"setup":"r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R w KQkq - 0 1"}
+{"t":500,"lift":"e1"}
+{"t":700,"place":"g1"}
+{"t":2300,"lift":"h1"}
+{"t":2500,"place":"f1"}
+{"t":4500,"lift":"e7"}
+{"t":4700,"place":"e5"}`,
+		want: []string{"e1g1", "e7e5"},
+	},
 	{
 		id: "H-king-taken-stands", laws: "nycc", legality: true,
 		fault: "found by FuzzRecogniser: White lifts its king and a black pawn and sets the pawn on e1; it is read as White moving " +
@@ -215,8 +419,8 @@ var knownFaults = []struct {
 }
 
 // TestKnownFaults replays the minimal trace of each fault the synthesiser
-// once found in the recogniser or arbiter; all are fixed, and each case
-// keeps it fixed.
+// found in the recogniser or arbiter. A fixed fault's case keeps it fixed; a
+// case marked open is skipped while it fails and passes once it is fixed.
 func TestKnownFaults(t *testing.T) {
 	for _, kf := range knownFaults {
 		t.Run(kf.id, func(t *testing.T) {
@@ -225,17 +429,21 @@ func TestKnownFaults(t *testing.T) {
 				t.Fatal(err)
 			}
 			if kf.legality {
-				if err := fuzzPlay(kf.laws, lines); err != nil {
-					t.Fatalf("fault %s (%s) is back: %v", kf.id, kf.fault, err)
+				err = fuzzPlay(kf.laws, lines)
+			} else {
+				var reports []report.Report
+				if reports, err = Replay(lines, game.Options{Laws: kf.laws}); err != nil {
+					t.Fatal(err)
 				}
-				return
+				err = faithful(reports, kf.want, kf.by)
 			}
-			reports, err := Replay(lines, game.Options{Laws: kf.laws})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := faithful(reports, kf.want, kf.by); err != nil {
+			switch {
+			case err != nil && kf.open:
+				t.Skipf("known fault %s (%s): %v", kf.id, kf.fault, err)
+			case err != nil:
 				t.Fatalf("fault %s (%s) is back: %v", kf.id, kf.fault, err)
+			case kf.open:
+				t.Logf("fault %s is fixed: drop its open mark", kf.id)
 			}
 		})
 	}
