@@ -273,8 +273,12 @@ type builder struct {
 	// starts[i] is the index of the first line of move i's turn (its
 	// adjustment, promotion name or first lift).
 	starts []int
-	// tally counts the habits used, for tests of the synthesiser.
-	tally map[string]int
+	// tally counts the habits used, for tests of the synthesiser;
+	// habitsAt[i] lists those of move i (how fast it was begun included),
+	// and moveIndex is the move being played.
+	tally     map[string]int
+	habitsAt  [][]string
+	moveIndex int
 	// placed is the colour of the man each place line sets down, in order:
 	// always the mover's (an analogue board reads the colour).
 	placed []board.Color
@@ -309,6 +313,15 @@ func (b *builder) between(lo, hi time.Duration) time.Duration {
 func (b *builder) logBetween(lo, hi time.Duration) time.Duration {
 	x := math.Log(float64(lo)) + b.rng.Float64()*(math.Log(float64(hi))-math.Log(float64(lo)))
 	return time.Duration(math.Exp(x)).Round(time.Millisecond)
+}
+
+// note counts a habit used in the move being played.
+func (b *builder) note(habit string) {
+	b.tally[habit]++
+	for len(b.habitsAt) <= b.moveIndex {
+		b.habitsAt = append(b.habitsAt, nil)
+	}
+	b.habitsAt[b.moveIndex] = append(b.habitsAt[b.moveIndex], habit)
 }
 
 func (b *builder) chance(p float64) bool { return p > 0 && b.rng.Float64() < p }
@@ -372,7 +385,7 @@ func (b *builder) hand() { b.wait(b.between(80*time.Millisecond, 350*time.Millis
 func (b *builder) holding() {
 	b.hand()
 	if b.chance(b.s.opts.Style.Hesitate) {
-		b.tally["hesitation"]++
+		b.note("hesitation")
 		b.wait(b.between(500*time.Millisecond, 2*time.Second))
 	}
 }
@@ -385,6 +398,7 @@ func (b *builder) run() error {
 	// a frame trace has room for its first bounce.
 	b.t = 500 * time.Millisecond
 	for i, m := range b.g.Moves {
+		b.moveIndex = i
 		a, err := board.Analyse(b.pos)
 		if err != nil {
 			return fmt.Errorf("move %d: %w", i+1, err)
@@ -432,15 +446,15 @@ func (b *builder) between2Moves(next board.Move) hands {
 	switch {
 	case mayBeFast && recapture && b.chance(st.FastRecapture):
 		b.wait(b.between(50*time.Millisecond, 200*time.Millisecond))
-		b.tally["fast recapture"]++
+		b.note("fast recapture")
 		return handsFastVictimFirst
 	case mayBeFast && b.chance(st.FastReply):
 		b.wait(b.between(50*time.Millisecond, 200*time.Millisecond))
 		if taken && b.chance(st.FastVictimFirst) {
-			b.tally["fast reply, victim first"]++
+			b.note("fast reply, victim first")
 			return handsFastVictimFirst
 		}
-		b.tally["fast reply"]++
+		b.note("fast reply")
 		return handsFast
 	}
 	think := b.logBetween(300*time.Millisecond, 5*time.Second)
@@ -505,7 +519,7 @@ func (b *builder) move(m board.Move, h hands) error {
 	if b.chance(st.ClockPress) {
 		b.wait(b.between(80*time.Millisecond, 500*time.Millisecond))
 		b.press(trace.ButtonClock, side)
-		b.tally["clock press"]++
+		b.note("clock press")
 	}
 	return nil
 }
@@ -515,7 +529,7 @@ func (b *builder) move(m board.Move, h hands) error {
 func (b *builder) adjust(side board.Color) error {
 	own := b.pos.OccupancyOf(side).Squares()
 	sq := own[b.rng.IntN(len(own))]
-	b.tally["adjustment"]++
+	b.note("adjustment")
 	b.press(trace.ButtonJadoube, side)
 	b.wait(b.between(100*time.Millisecond, 700*time.Millisecond))
 	if err := b.lift(sq); err != nil {
@@ -579,7 +593,7 @@ func (b *builder) slide(from, to board.Square) error {
 		}
 	}
 	if len(stops) > 0 {
-		b.tally["slide"]++
+		b.note("slide")
 	}
 	for _, sq := range stops {
 		b.wait(b.between(20*time.Millisecond, 120*time.Millisecond))
@@ -632,7 +646,7 @@ func (b *builder) pickOrder(h hands) takeOrder {
 // takeAndLift lifts the capturing man from `from` and the victim on `victim`
 // in the given order (with a slide of the capturing man when it goes first).
 func (b *builder) takeAndLift(from, to, victim board.Square, order takeOrder) error {
-	b.tally[[...]string{"capture, victim first", "capture, victim second", "capture, both in hand", "capture, own man first"}[order]]++
+	b.note([...]string{"capture, victim first", "capture, victim second", "capture, both in hand", "capture, own man first"}[order])
 	switch order {
 	case victimFirst:
 		if err := b.lift(victim); err != nil {
@@ -677,10 +691,10 @@ func (b *builder) capture(m board.Move, h hands) error {
 // with, or after the capturing pawn lands.
 func (b *builder) enPassant(m board.Move, h hands) error {
 	victim := board.EnPassantVictim(m)
-	b.tally["en passant"]++
+	b.note("en passant")
 	if h != handsFastVictimFirst && b.rng.IntN(3) == 0 {
 		// The pawn lands first; the taken pawn is removed after.
-		b.tally["en passant, taken pawn removed after"]++
+		b.note("en passant, taken pawn removed after")
 		if err := b.lift(m.From); err != nil {
 			return err
 		}
@@ -714,7 +728,7 @@ func (b *builder) castle(m board.Move) error {
 				return err
 			}
 			if b.chance(b.s.opts.Style.SlowRook) {
-				b.tally["slow castling rook"]++
+				b.note("slow castling rook")
 				b.wait(b.logBetween(minSlowRookDelay, MaxSlowRookDelay))
 			} else {
 				b.hand()
@@ -784,7 +798,7 @@ func (b *builder) castle(m board.Move) error {
 		})
 	}
 	pick := b.rng.IntN(len(orders))
-	b.tally[[...]string{"castling, king then rook", "castling, king first in hand", "castling, rook first in hand", "castling, rook set first"}[pick]]++
+	b.note([...]string{"castling, king then rook", "castling, king first in hand", "castling, rook first in hand", "castling, rook set first"}[pick])
 	return orders[pick]()
 }
 
@@ -809,12 +823,12 @@ func (b *builder) promotion(m board.Move, nameBefore bool, h hands) error {
 	b.holding()
 	named := nameBefore
 	if nameBefore {
-		b.tally["promotion, named before"]++
+		b.note("promotion, named before")
 	} else {
-		b.tally["promotion, named after"]++
+		b.note("promotion, named after")
 	}
 	if m.Promo != board.Queen {
-		b.tally["underpromotion"]++
+		b.note("underpromotion")
 	}
 	nameNow := func() {
 		if !named && b.rng.IntN(2) == 0 {
@@ -825,7 +839,7 @@ func (b *builder) promotion(m board.Move, nameBefore bool, h hands) error {
 	}
 	if b.rng.IntN(2) == 0 {
 		// Set the pawn down, then exchange it for the new man.
-		b.tally["promotion, pawn exchanged"]++
+		b.note("promotion, pawn exchanged")
 		if err := b.place(m.To); err != nil {
 			return err
 		}
@@ -840,7 +854,7 @@ func (b *builder) promotion(m board.Move, nameBefore bool, h hands) error {
 		}
 	} else {
 		// The pawn was taken off and the new man set straight down.
-		b.tally["promotion, new man set straight down"]++
+		b.note("promotion, new man set straight down")
 		if err := b.place(m.To); err != nil {
 			return err
 		}

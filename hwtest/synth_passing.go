@@ -55,7 +55,7 @@ func (b *builder) hesitateTwo(m board.Move) (bool, error) {
 	if len(others) == 0 {
 		return false, nil
 	}
-	b.tally["hesitation over two squares"]++
+	b.note("hesitation over two squares")
 	b.hand()
 	if err := b.stopOn(m, others[b.rng.IntN(len(others))], true, true); err != nil {
 		return false, err
@@ -87,9 +87,9 @@ func (b *builder) passing(m board.Move) error {
 		}
 		sq := choice[b.rng.IntN(len(choice))]
 		if i == 0 {
-			b.tally["passing"]++
+			b.note("passing")
 		} else {
-			b.tally["passing, two stops"]++
+			b.note("passing, two stops")
 		}
 		b.hand()
 		if err := b.stopOn(m, sq, isLawful, false); err != nil {
@@ -103,7 +103,7 @@ func (b *builder) passing(m board.Move) error {
 // passingDwell is how long a man set down in passing stays.
 func (b *builder) passingDwell() time.Duration {
 	if b.chance(longPassingShare) {
-		b.tally["passing, long dwell"]++
+		b.note("passing, long dwell")
 		return b.logBetween(usualPassingDwell, MaxPassingDwell)
 	}
 	return b.logBetween(MinPassingDwell, usualPassingDwell)
@@ -113,20 +113,20 @@ func (b *builder) passingDwell() time.Duration {
 // (Style.PassingNudge), lifts him after a passing dwell and records the
 // stop.
 func (b *builder) stopOn(m board.Move, sq board.Square, lawful, hesitation bool) error {
-	stop := passingStop{ply: len(b.starts) - 1, move: m, kind: b.pos.Men[m.From].Kind(), square: sq, lawful: lawful, hesitation: hesitation}
+	stop := passingStop{ply: b.moveIndex, move: m, kind: b.pos.Men[m.From].Kind(), square: sq, lawful: lawful, hesitation: hesitation}
 	switch {
 	case hesitation:
 	case lawful:
-		b.tally["passing, lawful square"]++
+		b.note("passing, lawful square")
 	default:
-		b.tally["passing, unlawful square"]++
+		b.note("passing, unlawful square")
 	}
 	if err := b.place(sq); err != nil {
 		return err
 	}
 	stop.firstPlace = len(b.lines) - 1
 	if b.chance(b.s.opts.Style.PassingNudge) {
-		b.tally["passing nudge"]++
+		b.note("passing nudge")
 		stop.nudged = true
 		b.wait(b.passingDwell())
 		if err := b.lift(sq); err != nil {
