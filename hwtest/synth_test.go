@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -32,26 +33,34 @@ func testGames(t *testing.T, name string) []Game {
 
 func TestSynthesiserIsReproducible(t *testing.T) {
 	g := testGames(t, "random.pgn")[3]
-	s1, _ := NewSynthesiser(SynthOptions{Seed: 5, Style: HardStyle()})
-	s2, _ := NewSynthesiser(SynthOptions{Seed: 5, Style: HardStyle()})
-	s3, _ := NewSynthesiser(SynthOptions{Seed: 6, Style: HardStyle()})
-	a, err := s1.Events(&g, 1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, _ := s2.Events(&g, 1)
-	c, _ := s3.Events(&g, 1)
-	d, _ := s1.Events(&g, 2)
-	if !reflect.DeepEqual(a, b) {
-		t.Error("the same seeds gave different traces")
-	}
-	if reflect.DeepEqual(a, c) || reflect.DeepEqual(a, d) {
-		t.Error("different seeds gave the same trace")
-	}
-	fa, _ := s1.Frames(a, 1)
-	fb, _ := s2.Frames(b, 1)
-	if !reflect.DeepEqual(fa, fb) {
-		t.Error("the same seeds gave different frames")
+	for _, tt := range []struct {
+		name  string
+		style Style
+	}{
+		{"hard", HardStyle()},
+		{"every move set down in passing, nudged, hesitated over", Style{Passing: 1, PassingNudge: 1, HesitateTwo: 0.5, SlowRook: 1}},
+	} {
+		s1, _ := NewSynthesiser(SynthOptions{Seed: 5, Style: tt.style})
+		s2, _ := NewSynthesiser(SynthOptions{Seed: 5, Style: tt.style})
+		s3, _ := NewSynthesiser(SynthOptions{Seed: 6, Style: tt.style})
+		a, err := s1.Events(&g, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := s2.Events(&g, 1)
+		c, _ := s3.Events(&g, 1)
+		d, _ := s1.Events(&g, 2)
+		if !reflect.DeepEqual(a, b) {
+			t.Errorf("%s: the same seeds gave different traces", tt.name)
+		}
+		if reflect.DeepEqual(a, c) || reflect.DeepEqual(a, d) {
+			t.Errorf("%s: different seeds gave the same trace", tt.name)
+		}
+		fa, _ := s1.Frames(a, 1)
+		fb, _ := s2.Frames(b, 1)
+		if !reflect.DeepEqual(fa, fb) {
+			t.Errorf("%s: the same seeds gave different frames", tt.name)
+		}
 	}
 }
 
@@ -79,10 +88,12 @@ func TestNewSynthesiserRejectsBadOptions(t *testing.T) {
 // the rules of careful hands: never a lift from an empty square or a
 // placement on an occupied one, the board showing each move's position when
 // its turn ends, time never going back, slides only through empty squares,
-// and no two changes of a square closer than the debounce can resolve.
+// no two changes of a square closer than the debounce can resolve, and
+// every fast reply begun after the final placement of the move before.
 func TestSynthesiserHandsAreCareful(t *testing.T) {
 	games := testGames(t, "random.pgn")
 	games = games[:min(40, len(games))]
+	fastMoves := 0
 	for _, laws := range corpusLaws {
 		s, err := NewSynthesiser(SynthOptions{Seed: 11, Laws: laws, Style: HardStyle()})
 		if err != nil {
@@ -118,8 +129,44 @@ func TestSynthesiserHandsAreCareful(t *testing.T) {
 			if want := g.Final(); occ != want.Occupancy() {
 				t.Fatalf("%s: the board ends reading %s, the game %s", g.Name, occ.Hex(), want.Occupancy().Hex())
 			}
+			n, err := checkFastReplies(b)
+			if err != nil {
+				t.Fatalf("%s (%s): %v", g.Name, laws, err)
+			}
+			fastMoves += n
 		}
 	}
+	if fastMoves == 0 {
+		t.Error("no move begun fast in the sample")
+	}
+}
+
+// checkFastReplies checks that every move begun fast begins 50 to 200 ms
+// after the last line of the move before (its final placement, or a clock
+// press after it), never while that move's man is still being set down in
+// passing or its castling rook is still to come.
+func checkFastReplies(b *builder) (checked int, err error) {
+	for i := 1; i < len(b.starts) && i < len(b.habitsAt); i++ {
+		fast := slices.ContainsFunc(b.habitsAt[i], func(h string) bool {
+			return h == "fast reply" || h == "fast reply, victim first" || h == "fast recapture"
+		})
+		if !fast {
+			continue
+		}
+		checked++
+		first, before := b.lines[b.starts[i]], b.lines[b.starts[i]-1]
+		if gap := first.T - before.T; gap < 50*time.Millisecond || gap > 200*time.Millisecond {
+			return checked, fmt.Errorf("move %d, begun fast, begins %v after the move before ended", i+1, gap)
+		}
+		lastPlace := b.starts[i] - 1
+		for lastPlace >= b.starts[i-1] && b.lines[lastPlace].Kind != trace.Place {
+			lastPlace--
+		}
+		if lastPlace < b.starts[i-1] {
+			return checked, fmt.Errorf("move %d, begun fast: the move before sets nothing down", i+1)
+		}
+	}
+	return checked, nil
 }
 
 // TestSynthesiserUsesEveryHabit requires the random corpus to exercise every
