@@ -101,8 +101,10 @@ type Style struct {
 // MaxPassingDwell. The recogniser must wait longer than MaxPassingDwell
 // before it confirms a move that such a stop could still change.
 const (
-	// MinPassingDwell is the shortest a man set down in passing stays
-	// (the frames' bounce may make it a few ms longer: see sqGap).
+	// MinPassingDwell is the shortest a man set down in passing stays. A
+	// stop is never shorter than two changes of a square may be apart in a
+	// frame trace (the debounce window, the bounce and a margin: 33 ms by
+	// default, 60 ms on an analogue board), so the shortest stops are that.
 	MinPassingDwell = 30 * time.Millisecond
 	// MaxPassingDwell is the longest a man set down in passing stays
 	// before he is lifted again.
