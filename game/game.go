@@ -140,6 +140,8 @@ type observed struct {
 	mode     gesture.Mode
 	expected *board.Analysis
 	promo    [2]board.Kind
+	landing  gesture.Pending
+	landed   bool
 }
 
 // New builds a game. Reports go to observe (which may be nil), in the order
@@ -402,9 +404,12 @@ func (g *Game) time(reports []report.Report) {
 		switch r.Type {
 		case report.Move:
 			side, _ := board.ParseColor(r.Side)
-			g.tk.Move(r.T, side)
-			r.WhiteClock, r.BlackClock = g.tk.Times(r.T)
-			g.arb.Comment(r.Ply, g.tk.Clk(r.T, side))
+			// The mover's clock stops when his hand let the move go, not
+			// when the board could be sure it had (fide2023:6.2.1 presses
+			// aside: a board without a clock press times the hand).
+			g.tk.Move(r.Made, side)
+			r.WhiteClock, r.BlackClock = g.tk.Times(r.Made)
+			g.arb.Comment(r.Ply, g.tk.Clk(r.Made, side))
 		case report.Irregularity:
 			g.tk.Irregularity(r.T, r.Chooser)
 		case report.Ruling:
@@ -574,6 +579,7 @@ func (g *Game) settle(t time.Duration) {
 	exp := g.rec.Expectation()
 	now := observed{occ: g.rec.Occupancy(), inHand: g.rec.InHand(), syncing: syncing, mismatch: mismatch, fault: g.fault, mode: exp.Mode, expected: exp.Analysis,
 		promo: [2]board.Kind{g.rec.Promotion(board.White), g.rec.Promotion(board.Black)}}
+	now.landing, now.landed = g.rec.Pending()
 	if now != g.seen {
 		g.seen = now
 		g.version++

@@ -112,10 +112,12 @@ func TestHastingsForfeitWithClocks(t *testing.T) {
 			result = &r
 		}
 	}
-	// Black's 29th move was confirmed 0.6 s before its press: his flag falls
-	// at 3:24:29.4.
-	if result == nil || result.Result != report.WhiteWins || result.Law != "hastings1895:time-limit" || result.T != 12269400*time.Millisecond {
-		t.Fatalf("result %+v, want 1-0 by hastings1895:time-limit at 3:24:29.4", result)
+	// Each side's clock runs from the placement that made the other's move
+	// to the placement that made its own (a move is made when the hand
+	// quits the man, hastings1895:V, whenever the board can be sure of it):
+	// Black's flag falls at 3:24:29.8.
+	if result == nil || result.Result != report.WhiteWins || result.Law != "hastings1895:time-limit" || result.T != 12269800*time.Millisecond {
+		t.Fatalf("result %+v, want 1-0 by hastings1895:time-limit at 3:24:29.8", result)
 	}
 	if len(moveLines) != 59 {
 		t.Fatalf("%d move lines before the fall, want 59", len(moveLines))
@@ -125,7 +127,7 @@ func TestHastingsForfeitWithClocks(t *testing.T) {
 	want := map[int]moveLine{
 		0:  {"d4", "1:59:45", "2:00:00"},
 		1:  {"d5", "1:59:45", "1:59:50"},
-		58: {"R4f2", "1:35:31", "0:05:00"}, // confirmed 0.1 s before the press
+		58: {"R4f2", "1:35:30", "0:05:00"}, // made at its placement, 0.2 s before the press
 	}
 	for i, w := range want {
 		if moveLines[i] != w {

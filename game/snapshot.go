@@ -95,6 +95,18 @@ type Snapshot struct {
 	// LastMove is the last move recorded, when HasLastMove.
 	LastMove    board.Move
 	HasLastMove bool
+	// Landing is a move the hands appear to have made while the hand may
+	// still carry the man on, when HasLanding: the men have stood as a legal
+	// move (or its first part) for the quick settle time, but the move is
+	// made only when the hand can no longer carry it on (the settle time, a
+	// clock press, the adversary's hand). The LEDs and the console show it
+	// as pending; nothing is ruled, journalled or sent from it, and it goes
+	// without a word if the man moves on. LandingNeeds says what it still
+	// needs: "" (nothing), "rook" (castling begun with the king), "victim"
+	// (the pawn an en passant capture takes), "piece" (a promotion's piece).
+	Landing      board.Move
+	HasLanding   bool
+	LandingNeeds string
 	// Pending is the irregularity waiting for a choice, as reported.
 	Pending *report.Report
 	// Obligation is the duty in force for the side to move.
@@ -139,6 +151,9 @@ func (g *Game) Snapshot() *Snapshot {
 		Pending: g.arb.Pending(), Result: copyReport(g.arb.Result()),
 	}
 	s.LastMove, s.HasLastMove = g.arb.LastMove()
+	if p, ok := g.rec.Pending(); ok {
+		s.Landing, s.HasLanding, s.LandingNeeds = p.Move, true, p.Needs.String()
+	}
 	s.Remote = [2]bool{g.arb.Remote(board.White), g.arb.Remote(board.Black)}
 	s.Awaiting, s.HasAwaiting = g.arb.Awaiting()
 	s.Promotion = [2]board.Kind{g.rec.Promotion(board.White), g.rec.Promotion(board.Black)}

@@ -160,8 +160,13 @@ type Report struct {
 	Announced bool   // adjust
 
 	UCI, SAN, FEN string // move (FEN also end)
-	WhiteClock    string // move: White's remaining time when a clock runs
-	BlackClock    string // move: Black's remaining time
+	// Made is when the move's last man was set down: the moment it was
+	// made as far as the board can tell, where the mover's clock stops,
+	// though it is reported only once the hand can no longer carry it on
+	// (T). Not written in the JSON line: it is derived again on replay.
+	Made       time.Duration
+	WhiteClock string // move: White's remaining time when a clock runs
+	BlackClock string // move: Black's remaining time
 
 	Kind     Kind     // irregularity
 	Law      Law      // irregularity, ruling, result

@@ -749,7 +749,7 @@ func (g *Game) touchMoveViolation(rd *gesture.Reading) *decision {
 func touchedMen(rd *gesture.Reading, order, own, adverse []board.Square) ([]board.Square, []board.Square, []board.Square) {
 	seen := board.Occupancy(0)
 	for _, tm := range rd.Touches {
-		if tm.Announced || tm.Bump || tm.Nudge || !tm.Square.Valid() || seen.Has(tm.Square) || tm.Man == board.NoMan {
+		if tm.Announced || tm.Bump || !tm.Square.Valid() || seen.Has(tm.Square) || tm.Man == board.NoMan {
 			continue
 		}
 		seen = seen.With(tm.Square)
@@ -850,7 +850,7 @@ func (g *Game) record(t time.Duration, rd *gesture.Reading, before *board.Analys
 	g.moves = append(g.moves, rec)
 	g.movedSincePress[rd.Mover] = true
 	g.lastMove, g.hasLast = m, true
-	g.emit(report.Report{Type: report.Move, T: t, Side: rd.Mover.String(), UCI: rec.uci, SAN: san, FEN: g.cur.Position.FEN(), Ply: len(g.moves) - 1})
+	g.emit(report.Report{Type: report.Move, T: t, Made: madeAt(t, rd), Side: rd.Mover.String(), UCI: rec.uci, SAN: san, FEN: g.cur.Position.FEN(), Ply: len(g.moves) - 1})
 	g.noteCheck(rd.Mover)
 }
 
@@ -889,7 +889,7 @@ func (g *Game) recordStanding(t time.Duration, d *decision) {
 	g.moves = append(g.moves, rec)
 	g.movedSincePress[rd.Mover] = true
 	g.lastMove, g.hasLast = m, true
-	g.emit(report.Report{Type: report.Move, T: t, Side: rd.Mover.String(), UCI: rec.uci, SAN: san, FEN: g.cur.Position.FEN(), Ply: len(g.moves) - 1})
+	g.emit(report.Report{Type: report.Move, T: t, Made: madeAt(t, rd), Side: rd.Mover.String(), UCI: rec.uci, SAN: san, FEN: g.cur.Position.FEN(), Ply: len(g.moves) - 1})
 	g.noteCheck(rd.Mover)
 }
 
@@ -1209,4 +1209,14 @@ func plural(n int, one, many string) string {
 		return one
 	}
 	return many
+}
+
+// madeAt is when the move read as rd was made, as far as the board can
+// tell: its last placement (or lift, for a man taken off), no later than t,
+// the moment it was reported.
+func madeAt(t time.Duration, rd *gesture.Reading) time.Duration {
+	if n := len(rd.Events); n > 0 && rd.Events[n-1].T < t {
+		return rd.Events[n-1].T
+	}
+	return t
 }

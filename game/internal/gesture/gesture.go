@@ -69,10 +69,35 @@ type TouchMark struct {
 	// Bump: the man was back on its square within the bump window, jostled
 	// by a hand rather than taken hold of; it binds nobody.
 	Bump bool
-	// Nudge: the man just moved, lifted again by a hand before the full
-	// settle time had run since a quick confirmation: taken for its own
-	// side's hand centring it, it binds nobody.
-	Nudge bool
+}
+
+// Need is what a move shown as pending still needs before it can be made.
+type Need uint8
+
+// What a pending move needs.
+const (
+	NeedNothing Need = iota // the men stand as a whole legal move
+	NeedRook                // castling begun with the king: the rook is still to go
+	NeedVictim              // an en passant capture: the taken pawn is still to come off
+	NeedPiece               // a promotion: its piece is still to be named
+)
+
+var needNames = [...]string{NeedNothing: "", NeedRook: "rook", NeedVictim: "victim", NeedPiece: "piece"}
+
+func (n Need) String() string {
+	if int(n) < len(needNames) {
+		return needNames[n]
+	}
+	return fmt.Sprintf("need(%d)", n)
+}
+
+// Pending is a move the hands appear to have made while the hand may still
+// carry the man on: shown sooner by the LEDs and the console, never ruled,
+// journalled or sent (Recogniser.Pending).
+type Pending struct {
+	Move  board.Move  // castling as the king's move; Promo as named
+	Mover board.Color // the side moving
+	Needs Need        // what the move still needs before it can be made
 }
 
 // Completion says what completed a move.
@@ -85,9 +110,10 @@ const (
 	ByAdversary                       // the adversary's hand arrived
 	ByWait                            // the longer wait for a move still open ran out
 	ByEnd                             // the input ended
+	ByCall                            // the mover called check on it
 )
 
-var completionNames = [...]string{BySettle: "settle", ByClock: "clock", ByAdversary: "adversary", ByWait: "wait", ByEnd: "end"}
+var completionNames = [...]string{BySettle: "settle", ByClock: "clock", ByAdversary: "adversary", ByWait: "wait", ByEnd: "end", ByCall: "call"}
 
 func (c Completion) String() string {
 	if int(c) < len(completionNames) {
@@ -174,19 +200,22 @@ type Judge interface {
 // Options tune the recogniser. Zero values take the defaults.
 type Options struct {
 	// Settle is how long the board must stay still, with the men consistent
-	// with one legal move, before the move counts as made. Default 250 ms.
+	// with one legal move, before the move counts as made: the longest a
+	// hand may set a man down in passing and still carry him on. Default
+	// DefaultSettle.
 	Settle time.Duration
-	// QuickSettle is how long the board must stay still after a legal move
-	// that nothing can still extend (a quiet move of a man that could not
-	// be passing through: a knight, a king's or pawn's step that is not
-	// the first half of a longer one, a slider stopped by the edge or its
-	// own men): no man in hand, no capture, castling, en passant or
-	// promotion. Default DefaultQuickSettle; never longer than Settle;
-	// negative turns it off (every move waits Settle).
+	// QuickSettle is how long the board must stay still with the men
+	// standing as a legal move before that move is shown as pending
+	// (Recogniser.Pending): the LEDs and the console answer then, but the
+	// move is made only after Settle. Default DefaultQuickSettle; never
+	// longer than Settle; negative shows nothing before the move is made.
 	QuickSettle time.Duration
-	// OpenWait is how long a reading that can still grow into a longer legal
-	// move (castling, en passant) is kept open, and how long a false move or
-	// an irregular board must stand before it is reported. Default 1 s.
+	// OpenWait is how long a rook set on its castling square, where the
+	// law-set lets the king follow it (RookFirstCastling), is kept open for
+	// the king, and how long a false move or an irregular board must stand
+	// before it is reported. A move begun that needs its second part (the
+	// rook of a castling begun with the king, the pawn taken en passant, the
+	// promotion's piece) waits for it without a time limit. Default 1 s.
 	OpenWait time.Duration
 	// Jadoube is how long a j'adoube press covers that side's next lift.
 	// Default 1 s.
@@ -208,7 +237,11 @@ type Options struct {
 
 // Default timings.
 const (
-	DefaultSettle = 250 * time.Millisecond
+	DefaultSettle = 450 * time.Millisecond
+	// SyncSettle is the longest the board must match the expected position
+	// before the wait for it ends (men set back after a take-back, a
+	// mismatch put right): no hand carries a man on from there.
+	SyncSettle = 250 * time.Millisecond
 	// DefaultQuickSettle was chosen from the synthesised corpus: the
 	// shortest wait that misreads no game (docs/synthesiser.md).
 	DefaultQuickSettle = 100 * time.Millisecond

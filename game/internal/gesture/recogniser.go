@@ -51,13 +51,13 @@ type Recogniser struct {
 	reported  [2]board.Occupancy // the last mismatch reported (missing, extra)
 	segmented *segmentation
 
-	// justMoved is the last move completed: a lift of its man within the
-	// full settle time of a quick confirmation is its own side's nudge.
-	justMoved struct {
-		to    board.Square
-		mover board.Color
-		until time.Duration // the end of the nudge window
-	}
+	// showAt is when the reading in hand, if it stays still, is shown as a
+	// pending move (Pending); shown says it is. A pending move is only
+	// shown: it is made when the hand can no longer carry the man on
+	// (Settle, a clock press, the adversary's hand), and withdrawn without a
+	// word if the man moves on.
+	showAt time.Duration
+	shown  bool
 }
 
 // segmentation is a reading of one episode as two moves: the mover's, then
@@ -75,7 +75,7 @@ type segmentation struct {
 // New returns a recogniser that tells judge of every gesture, expecting exp
 // and the board reading occupancy `physical` at time zero.
 func New(opts Options, judge Judge, exp Expectation, physical board.Occupancy) *Recogniser {
-	r := &Recogniser{opts: opts.withDefaults(), judge: judge, occ: physical, deadline: timing.Never}
+	r := &Recogniser{opts: opts.withDefaults(), judge: judge, occ: physical, deadline: timing.Never, showAt: timing.Never}
 	r.expect(0, exp)
 	return r
 }
@@ -93,7 +93,46 @@ func (r *Recogniser) Occupancy() board.Occupancy { return r.occ }
 func (r *Recogniser) Expectation() Expectation { return r.exp }
 
 // Deadline returns when Advance must next be called, or timing.Never.
-func (r *Recogniser) Deadline() time.Duration { return r.deadline }
+func (r *Recogniser) Deadline() time.Duration { return timing.Earliest(r.deadline, r.showAt) }
+
+// Pending returns the move the hands appear to have made, once the board
+// has been still for QuickSettle with the men standing as a legal move (or
+// as the first part of one: the king two squares over before its rook, a
+// pawn on the en passant square before the taken pawn is off, a promotion
+// before its piece is named). It is for the LEDs and the console to answer
+// sooner; nothing is ruled, journalled or sent from it. It is withdrawn
+// silently when the man moves on, and replaced by the move itself once it
+// is made.
+func (r *Recogniser) Pending() (Pending, bool) {
+	if !r.shown || r.syncing || r.segmented != nil {
+		return Pending{}, false
+	}
+	p := Pending{Move: r.cur.move, Mover: r.cur.mover}
+	switch {
+	case r.cur.cls == classPromoUnnamed:
+		p.Needs = NeedPiece
+	case r.cur.cls == classOpen && r.cur.open == openKingFirst:
+		p.Needs = NeedRook
+	case r.cur.cls == classOpen && r.cur.open == openEnPassant:
+		p.Needs = NeedVictim
+	}
+	return p, true
+}
+
+// showable reports whether the reading in hand is shown as a pending move
+// once the board has been still for QuickSettle.
+func (r *Recogniser) showable() bool {
+	if r.syncing || r.segmented != nil || r.cur.mover != r.exp.Analysis.Position.Turn {
+		return false
+	}
+	switch r.cur.cls {
+	case classLegal, classPromoUnnamed:
+		return true
+	case classOpen:
+		return r.cur.open != openNone
+	}
+	return false
+}
 
 // InHand returns the squares whose men are lifted and not yet back in the
 // current turn, for the LEDs.
@@ -128,6 +167,7 @@ func (r *Recogniser) expect(t time.Duration, exp Expectation) {
 	r.segmented = nil
 	r.syncing, r.mismatch, r.cleared = false, false, false
 	r.deadline = timing.Never
+	r.showAt, r.shown = timing.Never, false
 	switch exp.Mode {
 	case Restore, AwaitNewGame:
 		r.syncing = true
@@ -149,6 +189,7 @@ func (r *Recogniser) resetEpisode() {
 	r.curHyp = -1
 	r.segmented = nil
 	r.hyps = r.hyps[:0]
+	r.showAt, r.shown = timing.Never, false
 }
 
 // Event takes one debounced event. Events inconsistent with the board as the
@@ -200,6 +241,21 @@ func (r *Recogniser) playEvent(e sensor.Event) {
 				}
 				pos = &r.exp.Analysis.Position
 			}
+		}
+	}
+	if e.Kind == sensor.Lift && r.segmented != nil && !r.placedThisEpisode(e.Square) {
+		// The episode reads as a move and the adversary's reply; a man of
+		// the first mover's lifted now is his hand arriving again: both
+		// moves are made, and this lift begins his next turn.
+		if lifted := r.manAt(e.Square); lifted != board.NoMan && lifted.Color() == r.segmented.first.mover {
+			r.occ = r.occ.With(e.Square)
+			r.completeSegmented(e.T)
+			r.occ = r.occ.Without(e.Square)
+			if r.syncing {
+				r.checkSync(e.T)
+				return
+			}
+			pos = &r.exp.Analysis.Position
 		}
 	}
 	if e.Kind == sensor.Lift && !r.opts.RookFirstCastling && r.cur.cls == classLegal && r.segmented == nil &&
@@ -259,11 +315,7 @@ func (r *Recogniser) playEvent(e sensor.Event) {
 			side = r.jadoubeSide
 			r.jadoubeArmed = false
 		}
-		nudge := !announced && e.Square == r.justMoved.to && e.T < r.justMoved.until && man.Color() == r.justMoved.mover
-		if nudge {
-			side = r.justMoved.mover
-		}
-		mark := TouchMark{T: e.T, Square: e.Square, Man: man, Announced: announced, Nudge: nudge}
+		mark := TouchMark{T: e.T, Square: e.Square, Man: man, Announced: announced}
 		r.marks = append(r.marks, mark)
 		if !announced {
 			r.emit(Gesture{Kind: Touch, T: e.T, Side: side, Square: e.Square, Man: man})
@@ -447,29 +499,38 @@ func (r *Recogniser) reparse() {
 	r.segmented = nil
 	if r.cur.cls >= classDisplaced && len(r.events) >= 3 && len(r.events) <= maxSegmented {
 		r.segmented = r.segment()
-		if r.segmented == nil && r.cur.cls == classIrregular {
+		if r.segmented == nil && (r.cur.cls == classIrregular || r.cur.cls == classFalse && r.cur.adverseMan) {
 			r.segmented = r.segmentInHand()
 		}
 	}
 }
 
-// segmentInHand reads an episode no move or run of moves explains as
-// complete moves followed by the next side's move still in hand: a reply
-// made fast, then a man lifted and held (a player hesitating over his
-// move). The moves made are completed when the board settles and the man in
-// hand begins the next reading, instead of the episode being given up as a
-// mismatch. The man in hand must be the next side's, so that a man of the
-// mover's set down in passing and lifted again stays his.
+// segmentInHand reads an episode no move or run of moves explains (or that
+// reads only as the side to move having moved an adverse man) as complete
+// moves followed by the next side's move still in hand: a reply made fast,
+// then a man lifted and held (a player hesitating over his move), or a
+// reply that lifts the man it takes first and sets its own man down in
+// passing. The moves made are completed when the board settles and the men
+// in hand begin the next reading, instead of the episode being given up as
+// a mismatch or ruled against the mover. A man of the next side must have
+// been lifted after the split, so that a man of the mover's set down in
+// passing and lifted again stays his.
 func (r *Recogniser) segmentInHand() *segmentation {
 	k, first, _, ok := r.split(r.exp.Analysis, r.start, r.events, 0, true)
 	if !ok {
 		return nil
 	}
-	lifted := first.after[r.events[k].Square]
-	if lifted == board.NoMan || lifted.Color() == first.mover {
-		return nil
+	var placed board.Occupancy
+	for _, e := range r.events[k:] {
+		if e.Kind == sensor.Place {
+			placed = placed.With(e.Square)
+			continue
+		}
+		if lifted := first.after[e.Square]; !placed.Has(e.Square) && lifted != board.NoMan && lifted.Color() != first.mover {
+			return &segmentation{split: k, first: first}
+		}
 	}
-	return &segmentation{split: k, first: first}
+	return nil
 }
 
 func (r *Recogniser) segment() *segmentation {
@@ -541,11 +602,8 @@ func (r *Recogniser) rest(t time.Duration) {
 		}
 		seen = seen.With(m.Square)
 		side := pos.Turn
-		switch {
-		case m.Announced:
+		if m.Announced {
 			side = r.jadoubeSide // the side whose press announced it
-		case m.Nudge:
-			side = r.justMoved.mover
 		}
 		r.emit(Gesture{Kind: Adjust, T: t, Side: side, Square: m.Square, Man: m.Man, Announced: m.Announced})
 		if r.syncing {
@@ -556,11 +614,25 @@ func (r *Recogniser) rest(t time.Duration) {
 	r.resetEpisode()
 }
 
-// schedule sets the deadline for the current reading.
+// schedule sets the deadline for the current reading, and when it is shown
+// as pending.
+//
+// A set-down is final only when the hand can no longer be carrying the man
+// on (fide2023:4.7, hastings1895:IX, nycc:X, sarratt1808:16,
+// philidor1825:XI): after the full settle time, at a clock press, or when
+// the adversary's hand arrives. A move that still needs a second part (the
+// rook of a castling begun with the king, the pawn an en passant capture
+// takes, the piece of a promotion) waits for it, however slow the hand,
+// until the clock or the adversary's hand ends it: no code says a move must
+// be finished within a time.
 func (r *Recogniser) schedule() {
 	r.deadline = timing.Never
+	r.showAt, r.shown = timing.Never, false
 	if r.syncing {
 		return
+	}
+	if r.showable() {
+		r.showAt = r.lastEvent + r.opts.QuickSettle
 	}
 	if r.segmented != nil {
 		r.deadline = r.lastEvent + r.opts.Settle
@@ -569,18 +641,16 @@ func (r *Recogniser) schedule() {
 	switch r.cur.cls {
 	case classLegal:
 		r.deadline = r.lastEvent + r.opts.Settle
-		if r.final() {
-			r.deadline = r.lastEvent + r.opts.QuickSettle
-		}
 	case classPromoUnnamed:
 		if r.opts.MoveNeedsClock {
 			// Where a clock completes only false moves, a legal promotion
-			// is made when the hand leaves it (fide2023:4.7, 6.2.1): the
-			// open wait leaves the player time to name the piece.
+			// is made when the hand leaves the new man on its square
+			// (fide2023:4.7, 6.2.1): the open wait leaves the player time
+			// to name the piece.
 			r.deadline = r.lastEvent + r.opts.OpenWait
 		}
 	case classOpen:
-		if r.cur.open == openRookFirst || !r.opts.MoveNeedsClock {
+		if r.cur.open == openRookFirst {
 			r.deadline = r.lastEvent + r.opts.OpenWait
 		}
 	case classFalse, classIrregular:
@@ -592,7 +662,14 @@ func (r *Recogniser) schedule() {
 
 // Advance fires every deadline up to t in order.
 func (r *Recogniser) Advance(t time.Duration) {
-	for r.deadline <= t {
+	for {
+		if r.showAt <= t && r.showAt < r.deadline {
+			r.showAt, r.shown = timing.Never, true
+			continue
+		}
+		if r.deadline > t {
+			return
+		}
 		at := r.deadline
 		r.deadline = timing.Never
 		r.fire(at)
@@ -623,13 +700,20 @@ func (r *Recogniser) fire(t time.Duration) {
 // Press takes a button press. Any press by the side that is not the mover
 // of the move in hand completes that move first, as the adversary's hand
 // would (a check called after the hand left a move judges that move as it
-// stands); a clock press by the mover completes his move; a j'adoube press
-// announces that side's next lift.
+// stands); a clock press by the mover completes his move, and so does his
+// call of check (he calls it on the move his hand has left); a j'adoube
+// press announces that side's next lift.
 func (r *Recogniser) Press(t time.Duration, button string, side board.Color) {
 	r.Advance(t)
 	adversary := !r.syncing && r.segmented == nil && r.cur.cls.completable() && side != r.cur.mover && !r.successiveByPress(button)
 	if adversary {
 		r.complete(t, ByAdversary, r.cur.mover)
+		if r.syncing {
+			r.checkSync(t)
+		}
+	}
+	if button == trace.ButtonCheck && !adversary && !r.syncing && r.segmented == nil && r.cur.cls.completable() && side == r.cur.mover {
+		r.complete(t, ByCall, side)
 		if r.syncing {
 			r.checkSync(t)
 		}
@@ -642,6 +726,11 @@ func (r *Recogniser) Press(t time.Duration, button string, side board.Color) {
 			switch {
 			case r.segmented != nil:
 				r.completeSegmented(t)
+				if !r.syncing && r.segmented == nil && r.cur.cls.completable() && r.cur.mover == side {
+					// The rest was the presser's own move: his press ends
+					// it too.
+					r.complete(t, ByClock, side)
+				}
 			case r.cur.cls.completable():
 				r.complete(t, ByClock, side)
 			case r.cur.cls == classIrregular:
@@ -769,12 +858,6 @@ func (r *Recogniser) commit(t time.Duration, rd *Reading, cur reading) {
 		// came (a fast reply read with it), is for his next move.
 		r.promo[mover] = board.NoKind
 	}
-	r.justMoved.to, r.justMoved.mover, r.justMoved.until = rd.Move.To, mover, t
-	if rd.CompletedBy == BySettle && r.opts.QuickSettle < r.opts.Settle {
-		// Confirmed quickly: until the full settle time would have run, a
-		// hand centring the man just moved is its own side's.
-		r.justMoved.until = t + r.opts.Settle - r.opts.QuickSettle
-	}
 	r.turnTouches = r.turnTouches[:0]
 	r.resetEpisode()
 	r.exchange.active = false
@@ -833,6 +916,7 @@ func (r *Recogniser) reportMismatch(t time.Duration) {
 	r.syncing, r.mismatch = true, true
 	r.reported = [2]board.Occupancy{missing, extra}
 	r.deadline = timing.Never
+	r.showAt, r.shown = timing.Never, false
 	r.emit(Gesture{Kind: Mismatch, T: t, Missing: missing, Extra: extra})
 	if r.syncing {
 		r.checkSync(t)
@@ -857,7 +941,7 @@ func (r *Recogniser) checkSync(t time.Duration) {
 			r.cleared = true
 			return
 		}
-		r.syncAt = t + r.opts.Settle
+		r.syncAt = t + min(r.opts.Settle, SyncSettle)
 		r.deadline = r.syncAt
 	}
 }
@@ -880,59 +964,4 @@ func (r *Recogniser) emit(g Gesture) {
 	if exp.Mode != r.exp.Mode || exp.Analysis != r.exp.Analysis {
 		r.expect(g.T, exp)
 	}
-}
-
-// final reports whether the reading in hand is a legal move nothing can
-// still extend: a quiet move, no man in hand, no castling, en passant or
-// promotion, made by a man that cannot be passing through the square it
-// stands on (a slide stopped for a moment on the way, a king or pawn's
-// first step of two). Such a move may be confirmed after QuickSettle.
-func (r *Recogniser) final() bool {
-	cur := &r.cur
-	a := r.exp.Analysis
-	pos := &a.Position
-	m := cur.move
-	if cur.cls != classLegal || cur.displaced != 0 || len(r.events) > 2 || r.segmented != nil {
-		return false
-	}
-	if pos.Men[m.To] != board.NoMan || pos.IsEnPassant(m) || pos.IsCastling(m) || pos.IsPromotion(m) {
-		return false
-	}
-	man := pos.Men[m.From]
-	df, dr := sign(m.To.File()-m.From.File()), sign(m.To.Rank()-m.From.Rank())
-	switch man.Kind() {
-	case board.Knight:
-		return true
-	case board.King:
-		// A king stepping toward a rook it may castle with may be on its
-		// way to castling.
-		for _, lm := range a.MovesFrom(m.From) {
-			if pos.IsCastling(lm) && sign(lm.To.File()-m.From.File()) == df && dr == 0 {
-				return false
-			}
-		}
-		return true
-	case board.Pawn:
-		// A pawn's single step from its start may be the first half of its
-		// double step.
-		return !a.IsLegal(board.Move{From: m.From, To: board.NewSquare(m.To.File(), m.To.Rank()+dr)})
-	case board.Bishop, board.Rook, board.Queen:
-		f, rk := m.To.File()+df, m.To.Rank()+dr
-		if f < 0 || f > 7 || rk < 0 || rk > 7 {
-			return true // the edge of the board
-		}
-		next := pos.Men[board.NewSquare(f, rk)]
-		return next != board.NoMan && next.Color() == man.Color() // its own man stops it
-	}
-	return false
-}
-
-func sign(v int) int {
-	switch {
-	case v < 0:
-		return -1
-	case v > 0:
-		return 1
-	}
-	return 0
 }
