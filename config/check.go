@@ -266,6 +266,9 @@ func (c *Config) Check() error {
 	fail := func(key string, v any, expected string) {
 		errs = append(errs, &Error{Key: key, Value: show(v), Expected: expected})
 	}
+	if c.Hands.QuickSettle > c.Hands.Settle {
+		fail("hands.quick_settle", c.Hands.QuickSettle.String(), fmt.Sprintf("no longer than hands.settle (%v): a move is shown as pending before it is made", c.Hands.Settle))
+	}
 	for _, f := range []struct {
 		key, v string
 		check  func(string) string

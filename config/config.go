@@ -25,6 +25,13 @@ import (
 	"periph.io/x/conn/v3/physic"
 )
 
+// The defaults of [hands], the game's own (game.DefaultSettle and
+// game.DefaultQuickSettle; a test holds them equal).
+const (
+	DefaultSettle      = 450 * time.Millisecond
+	DefaultQuickSettle = 100 * time.Millisecond
+)
+
 // DefaultPath is where boardd looks for its configuration when none is named.
 const DefaultPath = "/etc/boardd/boardd.toml"
 
@@ -50,6 +57,7 @@ type Config struct {
 	// when it is turned round ([board] a1).
 	A1 board.Square
 
+	Hands        Hands
 	Sensor       Sensor
 	LED          LED
 	Buttons      Buttons
@@ -62,6 +70,19 @@ type Config struct {
 	// Check does not hold their defaults against the other parts, which
 	// would report a clash the file does not have.
 	unread map[string]bool
+}
+
+// Hands holds how boardd reads the players' hands ([hands]).
+type Hands struct {
+	// Settle is how long the men must stand still as a move before it is
+	// made (when neither a clock press nor the adversary's hand ends it
+	// sooner): the longest a hand may set a man down in passing and still
+	// carry him on: settle.
+	Settle time.Duration
+	// QuickSettle is how soon a move standing still is shown as pending on
+	// the LEDs and the console; zero shows nothing before the move is made:
+	// quick_settle.
+	QuickSettle time.Duration
 }
 
 // Lichess holds the settings of online play on lichess ([lichess]), used
@@ -304,6 +325,7 @@ func Default() *Config {
 		Listen:   "127.0.0.1:8080",
 		LogLevel: "info",
 		A1:       sq("a1"),
+		Hands:    Hands{Settle: DefaultSettle, QuickSettle: DefaultQuickSettle},
 		Sensor: Sensor{
 			Wiring:     WiringSim,
 			Rate:       100,

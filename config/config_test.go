@@ -232,7 +232,7 @@ func restOfBoard(from int) string {
 }
 
 // topKeys are the keys of the file's top level.
-const topKeys = `the keys here are board, board_id, buttons, clock_display, emulate, engine, hall, laws, led, lichess, listen, log_level, sensor, state_dir, time_control, tls_cert, tls_key, tournament`
+const topKeys = `the keys here are board, board_id, buttons, clock_display, emulate, engine, hall, hands, laws, led, lichess, listen, log_level, sensor, state_dir, time_control, tls_cert, tls_key, tournament`
 
 func TestParseInvalid(t *testing.T) {
 	cases := []struct {
@@ -247,9 +247,14 @@ func TestParseInvalid(t *testing.T) {
 wiring = "hc165"
 rat = 100`, []string{`sensor.rat = 100: expected no such key: the keys here are adc, along, debounce, fault_after, first, hc165, matrix, mcp23017, rate, retries, serpentine, squares, wiring`}},
 		{"unknown table", `[leds]
-wiring = "ws2812"`, []string{`leds = {wiring}: expected no such key: the keys here are board, board_id, buttons, clock_display, emulate, engine, hall, laws, led, lichess, listen, log_level, sensor, state_dir, time_control, tls_cert, tls_key, tournament`}},
+wiring = "ws2812"`, []string{`leds = {wiring}: expected no such key: the keys here are board, board_id, buttons, clock_display, emulate, engine, hall, hands, laws, led, lichess, listen, log_level, sensor, state_dir, time_control, tls_cert, tls_key, tournament`}},
 		{"engine side", `[engine]
 side = "both"`, []string{`engine.side = "both": expected white, black or random`}},
+		{"settle too short", `[hands]
+settle = "20ms"`, []string{`hands.settle = "20ms": expected how long a move must stand still before it is made, a duration from 100ms to 2s such as "450ms"`}},
+		{"quick settle past settle", `[hands]
+settle = "300ms"
+quick_settle = "400ms"`, []string{`hands.quick_settle = "400ms": expected no longer than hands.settle (300ms): a move is shown as pending before it is made`}},
 		{"engine limit", `[engine]
 limit = "elo:1500"`, []string{`engine.limit = "elo:1500": expected a limit a move such as "movetime:2s", "depth:8" or "nodes:20000" (joined by commas), or "" for the level's default`}},
 		{"engine clock", `[engine]
@@ -623,5 +628,29 @@ func TestParseFindsEveryFault(t *testing.T) {
 		if c.absent != "" && strings.Contains(err.Error(), c.absent) {
 			t.Errorf("%s: says %q:\n%v", c.name, c.absent, err)
 		}
+	}
+}
+
+// [hands] sets how long a move must stand before it is made and how soon
+// it shows as pending.
+func TestHandsSection(t *testing.T) {
+	cases := []struct {
+		name, toml    string
+		settle, quick time.Duration
+	}{
+		{"defaults", ``, DefaultSettle, DefaultQuickSettle},
+		{"slower hands", "[hands]\nsettle = \"700ms\"", 700 * time.Millisecond, DefaultQuickSettle},
+		{"nothing shown early", "[hands]\nquick_settle = \"0s\"", DefaultSettle, 0},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			cfg, err := Parse([]byte(c.toml))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if cfg.Hands.Settle != c.settle || cfg.Hands.QuickSettle != c.quick {
+				t.Fatalf("hands %+v, want settle %v, quick_settle %v", cfg.Hands, c.settle, c.quick)
+			}
+		})
 	}
 }

@@ -459,6 +459,11 @@ func (d *decoder) top(doc map[string]any, c *Config) {
 		"accept": d.list(&li.Accept, 0, 100, "lichess user names", checkLichessName),
 	}
 
+	hands := map[string]field{
+		"settle":       d.duration(&c.Hands.Settle, 100*time.Millisecond, 2*time.Second, "how long a move must stand still before it is made"),
+		"quick_settle": d.duration(&c.Hands.QuickSettle, 0, 2*time.Second, "how soon a move standing still is shown as pending (0s: not before it is made)"),
+	}
+
 	d.table("", doc, map[string]field{
 		"laws":          d.str(&c.Laws, checkLaws),
 		"tournament":    d.boolean(&c.Tournament),
@@ -472,6 +477,7 @@ func (d *decoder) top(doc map[string]any, c *Config) {
 		"log_level":     d.str(&c.LogLevel, checkLogLevel),
 		"emulate":       d.str(&c.Emulate, checkEmulate),
 		"board":         d.sub(map[string]field{"a1": d.corner(&c.A1)}),
+		"hands":         d.sub(hands),
 		"sensor":        d.sub(sensor),
 		"led":           d.sub(led),
 		"buttons":       d.sub(buttons),

@@ -247,6 +247,19 @@ threshold = 0
 	for _, kv := range ex.buttons {
 		w("%s = %q\n", kv[0], kv[1])
 	}
+	w(`
+[hands]
+# How the players' hands are read (README "How boardd reads hands").
+# settle: how long the men must stand still as a move before it is made,
+# when neither a clock press nor the adversary's hand ends it sooner: the
+# longest a hand may set a man down in passing and carry him on. Longer
+# reads slow hands safely; shorter reports moves sooner.
+settle = %q
+# quick_settle: how soon a move standing still is shown as pending on the
+# LEDs and the console ("0s": not before it is made). Shorter answers the
+# hand sooner; the move is still made only after settle.
+quick_settle = %q
+`, d.Hands.Settle.String(), d.Hands.QuickSettle.String())
 	cp := ex.clockPins
 	if cp == [4]string{} {
 		cp = [4]string{"GPIO20", "GPIO21", "GPIO19", "GPIO26"}

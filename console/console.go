@@ -99,6 +99,10 @@ type State struct {
 	// after the ply it followed (0: before the first move).
 	Notes   []Note   `json:"notes"`
 	Pending *Pending `json:"pending"`
+	// Landing is a move the hands appear to have made while the hand may
+	// still carry the man on: shown as pending, not yet made (nothing is
+	// ruled, recorded or sent from it); absent when there is none.
+	Landing *Landing `json:"landing,omitempty"`
 	Result  *Result  `json:"result"`
 	Clock   *Clock   `json:"clock,omitempty"`
 	// Faults names what is wrong with the board beside the game ("sensor":
@@ -243,6 +247,18 @@ type RemoteMove struct {
 	SAN  string `json:"san"`
 	From string `json:"from"`
 	To   string `json:"to"`
+}
+
+// Landing is a move pending (docs/leds.md, "A move pending"): its UCI and
+// SAN, its squares, and what it still needs before it can be made: "" for
+// nothing, "rook" (castling begun with the king), "victim" (the pawn an en
+// passant capture takes) or "piece" (a promotion's piece, to be named).
+type Landing struct {
+	UCI   string `json:"uci"`
+	SAN   string `json:"san"`
+	From  string `json:"from"`
+	To    string `json:"to"`
+	Needs string `json:"needs,omitempty"`
 }
 
 // Held is a man in hand: his FEN letter and the square he was lifted from.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"sync"
 	"time"
 
@@ -423,6 +424,7 @@ func (l *Local) snapshot(p *game.Game) State {
 	}
 	st.Faults = faultsOf(snap)
 	st.Remote = remoteOf(snap)
+	st.Landing = landingOf(snap)
 	if l.opts.Opponent != nil {
 		st.Opponent = l.opts.Opponent.Opponent()
 	}
@@ -443,6 +445,26 @@ func faultsOf(snap *game.Snapshot) []string {
 
 // remoteOf says who plays from off the board and what the player must do
 // for them; nil when both sides play at the board.
+// landingOf is the move a snapshot shows as pending, or nil.
+func landingOf(snap *game.Snapshot) *Landing {
+	if !snap.HasLanding {
+		return nil
+	}
+	m := snap.Landing
+	l := &Landing{UCI: m.UCI(), From: m.From.String(), To: m.To.String(), Needs: snap.LandingNeeds}
+	if an, err := board.Analyse(snap.Position); err == nil && an.IsLegal(m) {
+		l.SAN = an.SAN(m)
+	} else if err == nil && m.Promo == board.NoKind {
+		// A promotion not yet named: any piece makes it legal.
+		q := m
+		q.Promo = board.Queen
+		if an.IsLegal(q) {
+			l.SAN = strings.TrimSuffix(an.SAN(q), "=Q")
+		}
+	}
+	return l
+}
+
 func remoteOf(snap *game.Snapshot) *Remote {
 	if !snap.Remote[board.White] && !snap.Remote[board.Black] && !snap.HasHint {
 		return nil

@@ -143,6 +143,11 @@ func (d *daemon) configure() error {
 	d.opts.TimeControl = c.TimeControl
 	d.opts.Odds = d.o.Odds
 	d.opts.Timing.Debounce = c.Sensor.Debounce
+	d.opts.Timing.Settle = c.Hands.Settle
+	d.opts.Timing.QuickSettle = c.Hands.QuickSettle
+	if d.opts.Timing.QuickSettle == 0 {
+		d.opts.Timing.QuickSettle = -1 // nothing shown before the move is made
+	}
 	d.opts.Logger = d.log
 	// A new game against an engine says so from its journal's header.
 	switch {

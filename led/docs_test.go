@@ -58,12 +58,24 @@ func ledStories() []ledStory {
 {"t":5550,"place":"d2"}
 {"t":6500,"lift":"g1"}`,
 			scenes: []ledScene{
-				{name: "last-move", at: 1500, what: "1.e4 e5 played: the last move"},
+				{name: "last-move", at: 1800, what: "1.e4 e5 played: the last move"},
 				{name: "touched", at: 2100, what: "White lifts the knight on g1"},
 				{name: "options", at: 4000, what: "the knight set back without j'adoube, 2.d4 played instead: Black chooses stand (a) or move-touched (b), sarratt1808:7"},
 				{name: "take-back", at: 5100, what: "Black chose move-touched: the pawn goes back from d4 to d2"},
 				{name: "must-move", at: 6000, what: "the board put right: the knight on g1 must move, and may go to e2, f3 or h3"},
 				{name: "must-move-in-hand", at: 6600, what: "the knight that must move lifted"},
+			},
+		},
+		{
+			laws:  "fide2023",
+			setup: "r3k2r/pppq1ppp/2n2n2/3pp3/3PP3/2N2N2/PPPQ1PPP/R3K2R w KQkq - 0 8",
+			trace: `{"t":0,"lift":"f3"}
+{"t":200,"place":"h4"}
+{"t":2000,"lift":"e8"}
+{"t":2200,"place":"c8"}`,
+			scenes: []ledScene{
+				{name: "landing", at: 400, what: "the knight set on h4 and still for the quick settle time: shown as pending until the hand can no longer carry it on (the settle time, a clock press, Black's hand)"},
+				{name: "landing-castling", at: 4000, what: "Black's king set on c8, the rook not yet moved: the castling is not finished, and the rook is guided however long it takes"},
 			},
 		},
 		{

@@ -74,7 +74,31 @@ func draw(s *game.Snapshot) Frame {
 		f.Set(s.Hint.To, Hint, Steady)
 	}
 	f.SetAll(s.InHand, Touched, Steady)
+	if s.HasLanding {
+		drawLanding(&f, s)
+	}
 	return f
+}
+
+// drawLanding shows a move the hands appear to have made while the hand may
+// still carry the man on: its two squares lit, and what it still needs: a
+// castling begun with the king guides its rook (the rook's square blinks,
+// the square it goes to is lit), an en passant capture blinks the pawn to
+// take off, a promotion blinks its square until the piece is named.
+func drawLanding(f *Frame, s *game.Snapshot) {
+	m := s.Landing
+	f.Set(m.From, Landing, Steady)
+	f.Set(m.To, Landing, Steady)
+	switch s.LandingNeeds {
+	case "rook":
+		rf, rt := board.CastlingRook(m.From, m.To)
+		f.Set(rf, Guide, Slow)
+		f.Set(rt, Guide, Steady)
+	case "victim":
+		f.Set(board.EnPassantVictim(m), Extra, Fast)
+	case "piece":
+		f.Set(m.To, Landing, Fast)
+	}
 }
 
 // drawCarry shows the move of a side played from off the board, for the

@@ -44,10 +44,11 @@ const (
 	Fault            // a fault: the board cannot be trusted (sensor, link)
 	Carry            // the move of a side played from off the board (an engine, online), for the player to carry out
 	Hint             // a move suggested to the player
+	Landing          // a move the hands appear to have made, pending until the hand can no longer carry it on
 	roleCount
 )
 
-var roleNames = [...]string{"off", "must-move", "destination", "option-1", "option-2", "option-3", "option-4", "option-5", "option-6", "missing", "extra", "guide", "touched", "last-move", "winner", "loser", "draw", "fault", "carry", "hint"}
+var roleNames = [...]string{"off", "must-move", "destination", "option-1", "option-2", "option-3", "option-4", "option-5", "option-6", "missing", "extra", "guide", "touched", "last-move", "winner", "loser", "draw", "fault", "carry", "hint", "landing"}
 
 // LastRole is the highest role number the LED language uses (a wire
 // carrying roles by number admits none above it).

@@ -39,6 +39,7 @@ func palette() [roleCount]RGB {
 		Fault:       {255, 0, 0},
 		Carry:       {255, 255, 255},
 		Hint:        {160, 0, 255},
+		Landing:     {0, 160, 96},
 	}
 }
 

@@ -474,7 +474,7 @@ type LEDs struct {
 
 // The highest role and blink numbers an LEDS payload may carry.
 const (
-	MaxRole  = 19
+	MaxRole  = 20
 	MaxBlink = 2
 )
 

@@ -321,6 +321,11 @@
     if (st.pending) return `Waiting for ${chooserName(st.pending.chooser)} to choose.`;
     const aw = st.remote && st.remote.awaiting;
     if (aw) return `${cap(st.turn)} plays ${aw.san}: move the man from ${aw.from} to ${aw.to}.`;
+    const ld = st.landing;
+    if (ld) {
+      const needs = { rook: ' (castling: now the rook)', victim: ` (en passant: take the pawn off)`, piece: ' (name the piece)' };
+      return `${cap(st.turn)} plays ${ld.san || ld.uci}: pending until the hand leaves it${needs[ld.needs] || ''}.`;
+    }
     return `${cap(st.turn)} to move.`;
   }
 
