@@ -27,14 +27,21 @@ import (
 // buildBoardd builds the real boardd binary into a temporary directory.
 func buildBoardd(t *testing.T) string {
 	t.Helper()
+	return goBuild(t, ".", "boardd")
+}
+
+// goBuild builds the command pkg (a path from this directory) as name in
+// the test's temporary directory.
+func goBuild(t *testing.T, pkg, name string) string {
+	t.Helper()
 	goTool, err := exec.LookPath("go")
 	if err != nil {
 		goTool = filepath.Join(runtime.GOROOT(), "bin", "go")
 	}
-	bin := filepath.Join(t.TempDir(), "boardd")
-	cmd := exec.Command(goTool, "build", "-o", bin, ".")
+	bin := filepath.Join(t.TempDir(), name)
+	cmd := exec.Command(goTool, "build", "-o", bin, pkg)
 	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
+		t.Fatalf("go build %s: %v\n%s", pkg, err, out)
 	}
 	return bin
 }
