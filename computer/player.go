@@ -454,7 +454,9 @@ func (p *Player) search(ctx context.Context, s *session, g *game, st strength, r
 	if len(cmds) > 0 {
 		cmds = append(cmds, uci.CmdIsReady)
 		c := s.launch(cmds...)
-		switch p.await(nil, s, c, p.o.Clock.Now()+p.o.HandshakeTimeout) {
+		// The options are set whole, whatever becomes of the request:
+		// the engine would otherwise be left at a strength nobody knows.
+		switch p.await(context.WithoutCancel(ctx), s, c, p.o.Clock.Now()+p.o.HandshakeTimeout) {
 		case outExited:
 			return Reply{}, s.exitFault("getting ready to search")
 		case outTimeout:

@@ -2,8 +2,6 @@ package main
 
 import (
 	"os/exec"
-	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
 )
@@ -61,11 +59,7 @@ func TestTestSupport(t *testing.T) {
 // The daemon links no test support: the rig is a program of its own
 // (hwtest/cmd/rig), and the test doubles stay with the tests.
 func TestDaemonLinksNoTestSupport(t *testing.T) {
-	goTool, err := exec.LookPath("go")
-	if err != nil {
-		goTool = filepath.Join(runtime.GOROOT(), "bin", "go")
-	}
-	out, err := exec.Command(goTool, "list", "-deps", ".").Output()
+	out, err := exec.Command(goTool(t), "list", "-deps", ".").Output()
 	if err != nil {
 		t.Fatalf("go list -deps: %v", err)
 	}
