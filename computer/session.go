@@ -94,6 +94,12 @@ func (p *Player) await(ctx context.Context, s *session, c *pending, until time.D
 	}
 	timer, release := p.deadline(until)
 	defer release()
+	return settle(ctx, s, c, timer)
+}
+
+// settle waits for c, the end of s's process (a call that returned as the
+// process ended counts as done), timer, or ctx.
+func settle(ctx context.Context, s *session, c *pending, timer <-chan struct{}) outcome {
 	select {
 	case <-c.done:
 		return outDone
