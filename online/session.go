@@ -3,12 +3,14 @@
 // player at the board. A Session follows one lichess game (lichess.Game:
 // its stream, reconnections, the send log, the reconciliation of lichess's
 // moves with the board's) and keeps the board's game (game.Runner) in step
-// with it: its Player, driven by an opponent.Match as an engine is, hands
-// lichess the player's moves and answers with the opponent's; moves lichess
-// took back or refused are taken back on the board, the men guided back by
-// the LEDs; lichess's result ends the board's game; lichess's clocks,
-// offers and link are kept for the console; the player's commands (draw,
-// takeback, resign, abort, claim victory) go to lichess.
+// with it, reading the board's game once a change: the player's moves go
+// to lichess from one place (the session's board loop); its Player, driven
+// by an opponent.Match as an engine is, answers with the opponent's; moves
+// lichess took back or refused are taken back on the board, the men guided
+// back by the LEDs; lichess's result ends the board's game; lichess's
+// clocks, offers and link are kept for the console; the player's commands
+// (draw, takeback, resign, abort, claim victory) go to lichess.
+// docs/architecture.md draws a move's path.
 //
 // Lichess is the authority: the board's game follows lichess's, never the
 // other way round, and a move is sent once (the send log is saved before
