@@ -80,7 +80,8 @@ type Session struct {
 	LEDs led.Sink
 	// Clock tells board time.
 	Clock timing.Clock
-	// Wait lets d pass on Clock, or returns ctx's error; RealWait when nil.
+	// Wait lets d pass on Clock, or returns ctx's error; timing.Wait (real
+	// time) when nil.
 	Wait func(ctx context.Context, d time.Duration) error
 	// Out is where the person reads; In brings the lines they type (closed
 	// when their input ends).
@@ -102,19 +103,6 @@ type Session struct {
 	status   string
 }
 
-// RealWait sleeps d on the wall clock, or returns early with ctx's error.
-// It is the edge where the procedures meet real time.
-func RealWait(ctx context.Context, d time.Duration) error {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-t.C:
-		return nil
-	}
-}
-
 // VirtualWait returns a Wait that moves virtual clock v on by d at a time,
 // sleeping d/speed of real time as it goes (not at all when speed <= 0).
 func VirtualWait(v *timing.Virtual, speed float64) func(ctx context.Context, d time.Duration) error {
@@ -123,7 +111,7 @@ func VirtualWait(v *timing.Virtual, speed float64) func(ctx context.Context, d t
 			return err
 		}
 		if speed > 0 {
-			if err := RealWait(ctx, time.Duration(float64(d)/speed)); err != nil {
+			if err := timing.Wait(ctx, time.Duration(float64(d)/speed)); err != nil {
 				return err
 			}
 		}
@@ -141,7 +129,7 @@ var errSkip = errors.New("skipped")
 func (s *Session) init() {
 	s.Timing = s.Timing.withDefaults()
 	if s.Wait == nil {
-		s.Wait = RealWait
+		s.Wait = timing.Wait
 	}
 	if s.Out == nil {
 		s.Out = io.Discard

@@ -13,8 +13,7 @@ const (
 	black = board.Black
 )
 
-func ms(v float64) time.Duration { return time.Duration(v * float64(time.Millisecond)) }
-func s(v float64) time.Duration  { return time.Duration(v * float64(time.Second)) }
+func s(v float64) time.Duration { return time.Duration(v * float64(time.Second)) }
 
 func mustClock(t *testing.T, tc string) *Clock {
 	t.Helper()

@@ -138,8 +138,7 @@ func Start(ctx context.Context, o Options) (*Player, error) {
 		o.Clock = timing.NewReal()
 	}
 	if o.Wait == nil {
-		clock := o.Clock
-		o.Wait = func(ctx context.Context, until time.Duration) error { return realWait(ctx, clock, until) }
+		o.Wait = timing.Until(o.Clock)
 	}
 	lg := o.Logger
 	if lg == nil {
@@ -166,22 +165,6 @@ func Start(ctx context.Context, o Options) (*Player, error) {
 	p.ctx, p.cancel = context.WithCancel(ctx)
 	go p.work()
 	return p, nil
-}
-
-// realWait sleeps on a real timer until clock reads until.
-func realWait(ctx context.Context, clock timing.Clock, until time.Duration) error {
-	d := until - clock.Now()
-	if d <= 0 {
-		return ctx.Err()
-	}
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	}
 }
 
 // Think asks for the computer's move in the request's position (the side to
@@ -454,7 +437,9 @@ func (p *Player) search(ctx context.Context, s *session, g *game, st strength, r
 	if len(cmds) > 0 {
 		cmds = append(cmds, uci.CmdIsReady)
 		c := s.launch(cmds...)
-		switch p.await(nil, s, c, p.o.Clock.Now()+p.o.HandshakeTimeout) {
+		// The options are set whole, whatever becomes of the request:
+		// the engine would otherwise be left at a strength nobody knows.
+		switch p.await(context.WithoutCancel(ctx), s, c, p.o.Clock.Now()+p.o.HandshakeTimeout) {
 		case outExited:
 			return Reply{}, s.exitFault("getting ready to search")
 		case outTimeout:
@@ -512,19 +497,7 @@ func (p *Player) stop(s *session, gc goCmd, c *pending) outcome {
 	// the search's Run holds it. Run on its own goroutine all the same, for
 	// a write to an engine that has just died can block forever.
 	go func() { _ = s.eng.Run(uci.CmdStop) }()
-	select {
-	case <-c.done:
-		return outDone
-	case <-s.exited:
-		select {
-		case <-c.done:
-			return outDone
-		default:
-			return outExited
-		}
-	case <-timer:
-		return outTimeout
-	}
+	return settle(context.Background(), s, c, timer)
 }
 
 // reply reads the finished search: the move, checked against the position,

@@ -84,7 +84,8 @@ func (p *Player) deadline(until time.Duration) (<-chan struct{}, func()) {
 }
 
 // await waits for c, the end of s's process, the clock reaching until, or
-// ctx (nil for no cancellation).
+// ctx (context.WithoutCancel or context.Background for a wait that only
+// until ends).
 func (p *Player) await(ctx context.Context, s *session, c *pending, until time.Duration) outcome {
 	select {
 	case <-c.done:
@@ -93,10 +94,12 @@ func (p *Player) await(ctx context.Context, s *session, c *pending, until time.D
 	}
 	timer, release := p.deadline(until)
 	defer release()
-	var cancelled <-chan struct{}
-	if ctx != nil {
-		cancelled = ctx.Done()
-	}
+	return settle(ctx, s, c, timer)
+}
+
+// settle waits for c, the end of s's process (a call that returned as the
+// process ended counts as done), timer, or ctx.
+func settle(ctx context.Context, s *session, c *pending, timer <-chan struct{}) outcome {
 	select {
 	case <-c.done:
 		return outDone
@@ -109,7 +112,7 @@ func (p *Player) await(ctx context.Context, s *session, c *pending, until time.D
 		}
 	case <-timer:
 		return outTimeout
-	case <-cancelled:
+	case <-ctx.Done():
 		return outCancelled
 	}
 }
@@ -161,7 +164,9 @@ func (p *Player) startSession() (*session, error) {
 
 	handshake := func(during, awaiting string, cmds ...uci.Cmd) error {
 		c := s.launch(cmds...)
-		switch p.await(nil, s, c, p.o.Clock.Now()+p.o.HandshakeTimeout) {
+		// A handshake is not cut short: the engine would be left half
+		// started. The deadline bounds it.
+		switch p.await(context.Background(), s, c, p.o.Clock.Now()+p.o.HandshakeTimeout) {
 		case outExited:
 			return s.exitFault(during)
 		case outTimeout:
@@ -243,7 +248,7 @@ func (p *Player) quit(s *session) {
 	select {
 	case <-s.exited:
 	default:
-		if p.await(nil, s, s.launch(uci.CmdQuit), until) == outDone {
+		if p.await(context.Background(), s, s.launch(uci.CmdQuit), until) == outDone {
 			timer, release := p.deadline(until)
 			select {
 			case <-s.exited:

@@ -183,12 +183,6 @@ func (s *Server) routes() {
 	})
 }
 
-// apiError is the body of every error answer.
-type apiError struct {
-	Error  string `json:"error"`
-	Status int    `json:"status"`
-}
-
 func writeJSON(w http.ResponseWriter, status int, v any) { WriteJSON(w, status, v) }
 
 func writeError(w http.ResponseWriter, status int, format string, args ...any) {

@@ -1,6 +1,7 @@
 package hall
 
 import (
+	"context"
 	"log/slog"
 	"slices"
 	"strings"
@@ -94,12 +95,12 @@ func TestBoardEvents(t *testing.T) {
 	if s.Pending != nil || s.Moves != 1 || s.Last == nil || s.Last.Ply != 1 || s.Turn != "black" {
 		t.Errorf("summary %+v", s)
 	}
-	st, err := b.State(nil)
+	st, err := b.State(context.Background())
 	if err == nil {
 		t.Errorf("a state before the board sent one: %+v", st)
 	}
 	b.setState(stateOf(t, &wire.State{Board: "b1", Seq: 13, Game: 1, GameSeq: 1, Events: 12, State: console.State{Board: "b1", Simulated: true, FEN: fenNf3, Moves: []console.Move{{Ply: 1, SAN: "Nf3"}}}, PGN: "[Event \"?\"]\n\n1. Nf3 *\n"}))
-	st, err = b.State(nil)
+	st, err = b.State(context.Background())
 	if err != nil || st.Simulated || len(st.Notes) != 2 || st.Notes[0].Ply != 1 || !strings.Contains(string(st.Notes[1].Report), `"by":"arbiter"`) {
 		t.Errorf("state %+v, %v: want a sensor board with the hall's two notes (after the move they concern, as the console places them)", st, err)
 	}

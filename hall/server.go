@@ -343,13 +343,8 @@ func (s *Server) broadcastRound(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusNotFound, "want /broadcast/rounds/ROUND.pgn")
 		return
 	}
-	games, v, err := s.h.store.roundGames(round)
-	if err != nil {
-		writeError(w, http.StatusInternalServerError, "%v", err)
-		return
-	}
-	if len(games) == 0 {
-		writeError(w, http.StatusNotFound, "no game of round %q (GET /broadcast/ lists the rounds)", round)
+	games, v, ok := s.round(w, round)
+	if !ok {
 		return
 	}
 	name, file := "round\x00"+round, "round-"+round+".pgn"
@@ -452,15 +447,25 @@ type RoundBoard struct {
 	PGN   string `json:"pgn"`
 }
 
-func (s *Server) broadcastRoundIndex(w http.ResponseWriter, r *http.Request) {
-	round := r.PathValue("round")
-	games, _, err := s.h.store.roundGames(round)
+// round returns the games of round and their version; with none (or the
+// store failing) it has answered w, and ok is false.
+func (s *Server) round(w http.ResponseWriter, round string) (games []gameText, version uint64, ok bool) {
+	games, version, err := s.h.store.roundGames(round)
 	if err != nil {
 		writeError(w, http.StatusInternalServerError, "%v", err)
-		return
+		return nil, 0, false
 	}
 	if len(games) == 0 {
 		writeError(w, http.StatusNotFound, "no game of round %q (GET /broadcast/ lists the rounds)", round)
+		return nil, 0, false
+	}
+	return games, version, true
+}
+
+func (s *Server) broadcastRoundIndex(w http.ResponseWriter, r *http.Request) {
+	round := r.PathValue("round")
+	games, _, ok := s.round(w, round)
+	if !ok {
 		return
 	}
 	esc := url.PathEscape(round)

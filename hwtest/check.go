@@ -39,6 +39,8 @@ type Latency struct {
 // nearest rank, or 0 with no samples.
 func (l Latency) Percentile(p float64) time.Duration { return percentile(l.Samples, p) }
 
+// percentile is the p-th percentile (0 < p <= 100) of samples by nearest
+// rank, or 0 with none: the rig's latencies and the load runs' alike.
 func percentile(samples []time.Duration, p float64) time.Duration {
 	if len(samples) == 0 {
 		return 0

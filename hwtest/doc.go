@@ -5,6 +5,6 @@
 // expectations); and the trace tools that make traces to play (the
 // synthesiser).
 //
-// docs/rig.md describes scenarios and `boardd rig`; docs/serial-protocol.md
-// the link the rig speaks.
+// docs/rig.md describes scenarios and the rig, a program of its own
+// (hwtest/cmd/rig); docs/serial-protocol.md the link the rig speaks.
 package hwtest

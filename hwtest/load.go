@@ -121,17 +121,7 @@ type LoadResult struct {
 
 // Percentile returns the p-th percentile of the board -> hall state
 // latencies (nearest rank).
-func (r *LoadResult) Percentile(p float64) time.Duration { return loadPercentile(r.State, p) }
-
-func loadPercentile(samples []time.Duration, p float64) time.Duration {
-	if len(samples) == 0 {
-		return 0
-	}
-	s := slices.Clone(samples)
-	slices.Sort(s)
-	rank := int(p/100*float64(len(s))+0.999999) - 1
-	return s[min(max(rank, 0), len(s)-1)]
-}
+func (r *LoadResult) Percentile(p float64) time.Duration { return percentile(r.State, p) }
 
 // MessagesPerSecond is the hall's received message rate over the window.
 func (r *LoadResult) MessagesPerSecond() float64 {
@@ -167,7 +157,7 @@ func (r *LoadResult) Legs() []Leg {
 		if len(samples) == 0 {
 			return
 		}
-		p := loadPercentile(samples, 99)
+		p := percentile(samples, 99)
 		legs = append(legs, Leg{Name: name, P99: p, Adds: max(p-prev, 0), Process: process})
 		prev = max(prev, p)
 	}
@@ -233,11 +223,11 @@ func (r *LoadResult) String() string {
 		s += fmt.Sprintf("; %s p99 %s (+%s)", l.Name, loadMS(l.P99), loadMS(l.Adds))
 	}
 	if len(r.Spy) > 0 {
-		s += fmt.Sprintf("; to any client of the broker p99 %s", loadMS(loadPercentile(r.Spy, 99)))
+		s += fmt.Sprintf("; to any client of the broker p99 %s", loadMS(percentile(r.Spy, 99)))
 	}
 	if len(r.PageGet) > 0 {
-		s += fmt.Sprintf("; the hall answered GET / within %s, /api/hall within %s, the broadcast within %s", loadMS(loadPercentile(r.PageGet, 100)),
-			loadMS(loadPercentile(r.HallGet, 100)), loadMS(loadPercentile(r.BroadcastGet, 100)))
+		s += fmt.Sprintf("; the hall answered GET / within %s, /api/hall within %s, the broadcast within %s", loadMS(percentile(r.PageGet, 100)),
+			loadMS(percentile(r.HallGet, 100)), loadMS(percentile(r.BroadcastGet, 100)))
 	}
 	s += fmt.Sprintf("; %.0f messages/s into the hall; lost %d, doubled %d (hall dropped %d duplicates, %d gaps; the broker warned %d times that it dropped messages); caught up %v after play",
 		r.MessagesPerSecond(), r.Lost, r.Doubled, r.Duplicates, r.Gaps, r.BrokerDrops, r.CatchUp.Round(time.Millisecond))
@@ -262,11 +252,11 @@ func (r *LoadResult) Row() string {
 		if len(s) == 0 {
 			return "-"
 		}
-		return loadMS(loadPercentile(s, 99))
+		return loadMS(percentile(s, 99))
 	}
 	gets := "-"
 	if len(r.PageGet) > 0 {
-		gets = fmt.Sprintf("%.0f, %.0f, %.0f ms", loadMSf(loadPercentile(r.PageGet, 100)), loadMSf(loadPercentile(r.HallGet, 100)), loadMSf(loadPercentile(r.BroadcastGet, 100)))
+		gets = fmt.Sprintf("%.0f, %.0f, %.0f ms", loadMSf(percentile(r.PageGet, 100)), loadMSf(percentile(r.HallGet, 100)), loadMSf(percentile(r.BroadcastGet, 100)))
 	}
 	return fmt.Sprintf("| %d | %d | %.0f | %s | %s | %s | %s | %s | %s | %s | %d | %d | %.0f%% | %.1f MiB | %.0f%% | %.0f%% | %.0f%% (load %.1f) | %s |",
 		r.Boards, r.Moves, r.MessagesPerSecond(), p99(r.Broker), p99(r.Received), loadMS(r.Percentile(50)), loadMS(r.Percentile(99)), loadMS(r.Percentile(100)),

@@ -7,7 +7,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strconv"
 	"strings"
 	"testing"
@@ -101,9 +100,10 @@ func TestLoad(t *testing.T) {
 	bin := os.Getenv("BOARDD_LOAD_BOARDD")
 	if bin == "" {
 		bin = filepath.Join(t.TempDir(), "boardd")
+		// go test puts its own go first on the PATH.
 		goTool, err := exec.LookPath("go")
 		if err != nil {
-			goTool = filepath.Join(runtime.GOROOT(), "bin", "go")
+			t.Fatalf("the go command: %v", err)
 		}
 		if out, err := exec.Command(goTool, "build", "-o", bin, "../cmd/boardd").CombinedOutput(); err != nil {
 			t.Fatalf("go build: %v\n%s", err, out)

@@ -37,11 +37,11 @@ type ConsoleArbiter struct {
 // starts a game on another boardd than the one at the end of its line.
 func (a *ConsoleArbiter) NewGame(ctx context.Context, at, laws, fen string) error {
 	if a.URL == "" {
-		return errors.New("no console to start a new game from: give boardd rig --console URL")
+		return errors.New("no console to start a new game from: give the rig --console URL")
 	}
 	data, err := os.ReadFile(a.TokenFile)
 	if err != nil {
-		return fmt.Errorf("the arbiter token, to start a new game: %w (give boardd rig the state directory of the boardd it tests: --state-dir DIR)", err)
+		return fmt.Errorf("the arbiter token, to start a new game: %w (give the rig the state directory of the boardd it tests: --state-dir DIR)", err)
 	}
 	token := strings.TrimSpace(string(data))
 	id := a.Board

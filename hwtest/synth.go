@@ -717,6 +717,29 @@ func (b *builder) enPassant(m board.Move, h hands) error {
 // castle plays castling in one of the orders the law-set allows.
 func (b *builder) castle(m board.Move) error {
 	rf, rt := board.CastlingRook(m.From, m.To)
+	// bothInHand lifts one man and then the other (the king's and the
+	// rook's squares, in either order) and sets them down in a random order.
+	bothInHand := func(lift1, lift2 board.Square) func() error {
+		return func() error {
+			if err := b.lift(lift1); err != nil {
+				return err
+			}
+			b.hand()
+			if err := b.lift(lift2); err != nil {
+				return err
+			}
+			b.hand()
+			first, second := m.To, rt
+			if b.rng.IntN(2) == 0 {
+				first, second = second, first
+			}
+			if err := b.place(first); err != nil {
+				return err
+			}
+			b.hand()
+			return b.place(second)
+		}
+	}
 	orders := []func() error{
 		func() error { // king, then rook
 			if err := b.lift(m.From); err != nil {
@@ -741,46 +764,10 @@ func (b *builder) castle(m board.Move) error {
 			b.hand()
 			return b.place(rt)
 		},
-		func() error { // king first, both in hand
-			if err := b.lift(m.From); err != nil {
-				return err
-			}
-			b.hand()
-			if err := b.lift(rf); err != nil {
-				return err
-			}
-			b.hand()
-			first, second := m.To, rt
-			if b.rng.IntN(2) == 0 {
-				first, second = second, first
-			}
-			if err := b.place(first); err != nil {
-				return err
-			}
-			b.hand()
-			return b.place(second)
-		},
+		bothInHand(m.From, rf), // king first, both in hand
 	}
 	if b.s.castles.rookFirstInHand {
-		orders = append(orders, func() error { // rook first, both in hand
-			if err := b.lift(rf); err != nil {
-				return err
-			}
-			b.hand()
-			if err := b.lift(m.From); err != nil {
-				return err
-			}
-			b.hand()
-			first, second := m.To, rt
-			if b.rng.IntN(2) == 0 {
-				first, second = second, first
-			}
-			if err := b.place(first); err != nil {
-				return err
-			}
-			b.hand()
-			return b.place(second)
-		})
+		orders = append(orders, bothInHand(rf, m.From)) // rook first, both in hand
 	}
 	if b.s.castles.rookFirstSet {
 		orders = append(orders, func() error { // rook set down, then the king

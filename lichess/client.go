@@ -136,7 +136,7 @@ func New(o Options) (*Client, error) {
 		c.clock = timing.NewReal()
 	}
 	if c.wait == nil {
-		c.wait = realWait
+		c.wait = timing.Wait
 	}
 	if c.log == nil {
 		c.log = slog.New(slog.DiscardHandler)
@@ -169,21 +169,6 @@ func (c *Client) Stats() Stats {
 		Requests: s.requests.Load(), StreamsOpened: s.streams.Load(), Lines: s.lines.Load(),
 		KeepAlives: s.keepAlives.Load(), Stalls: s.stalls.Load(), RateLimited: s.rateLimited.Load(),
 		MovesSent: s.movesSent.Load(), MovesRefused: s.movesRefused.Load(),
-	}
-}
-
-// realWait sleeps d on a real timer, or returns ctx's error early.
-func realWait(ctx context.Context, d time.Duration) error {
-	if d <= 0 {
-		return ctx.Err()
-	}
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-t.C:
-		return nil
 	}
 }
 

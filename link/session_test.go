@@ -262,6 +262,9 @@ func TestVersionRefused(t *testing.T) {
 	var reply []Message
 	var rd Decoder
 	rd.Feed(host.Output(), func(f Frame, err error) {
+		if err != nil {
+			t.Fatalf("the host's reply does not decode: %v", err)
+		}
 		m, err := Parse(f)
 		if err != nil {
 			t.Fatal(err)

@@ -2,19 +2,17 @@ package online
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"slices"
 
 	"github.com/boardd/boardd/board"
-	"github.com/boardd/boardd/lichess"
 	"github.com/boardd/boardd/opponent"
 )
 
 // Player is the opponent at lichess as an opponent.Player: asked for its
-// move, it hands lichess the board's last move (once: the session's send
-// log sees to that, across drops and restarts) and answers with the move
-// lichess lists next. It gives no hints and takes no levels.
+// move, it answers with the move lichess lists next. It sends nothing: the
+// session hands lichess the board's moves (Session.send). It gives no hints
+// and takes no levels.
 type Player struct{ s *Session }
 
 // Name is the opponent's name on lichess, with its title ("?" until
@@ -31,12 +29,11 @@ func (p *Player) Name() string {
 	return name
 }
 
-// Move asks for the opponent's move in the board's game q: the board's
-// moves lichess does not have yet are handed to the session to send, and
-// the answer is lichess's next move once it comes. A question whose game
-// lichess does not continue (moves taken back, refused) is left unanswered
-// until cancelled: the session takes the board back and the match asks
-// again.
+// Move asks for the opponent's move in the board's game q: the answer is
+// lichess's next move once it comes (the board's last move reaches lichess
+// through the session meanwhile). A question whose game lichess does not
+// continue (moves taken back, refused) is left unanswered until cancelled:
+// the session takes the board back and the match asks again.
 func (p *Player) Move(ctx context.Context, q opponent.Question) <-chan opponent.Answer {
 	out := make(chan opponent.Answer, 1)
 	go func() { out <- p.answer(ctx, q) }()
@@ -48,26 +45,11 @@ func (p *Player) answer(ctx context.Context, q opponent.Question) opponent.Answe
 	for i, m := range q.Moves {
 		local[i] = m.UCI()
 	}
-	handed := false
 	for {
 		changed := p.s.changes()
 		lichessMoves := p.s.game.Snapshot().Moves
-		switch {
-		case len(lichessMoves) > len(local) && slices.Equal(lichessMoves[:len(local)], local):
+		if len(lichessMoves) > len(local) && slices.Equal(lichessMoves[:len(local)], local) {
 			return p.reply(q, lichessMoves[len(local)])
-		case !handed && len(local) == len(lichessMoves)+1 && slices.Equal(local[:len(lichessMoves)], lichessMoves):
-			handed = true
-			if err := p.s.game.Move(ctx, local[len(local)-1]); err != nil {
-				if ctx.Err() != nil {
-					return opponent.Answer{Err: ctx.Err()}
-				}
-				if errors.Is(err, lichess.ErrGameOver) {
-					break // the result comes from the session
-				}
-				p.s.log.Warn("online: the board's move not taken for lichess", "move", local[len(local)-1], "err", err)
-				p.s.update(func(st *State) { st.Notice = fmt.Sprintf("the move %s cannot be sent: %v", local[len(local)-1], err) })
-			}
-			continue
 		}
 		select {
 		case <-ctx.Done():

@@ -3,12 +3,14 @@
 // player at the board. A Session follows one lichess game (lichess.Game:
 // its stream, reconnections, the send log, the reconciliation of lichess's
 // moves with the board's) and keeps the board's game (game.Runner) in step
-// with it: its Player, driven by an opponent.Match as an engine is, hands
-// lichess the player's moves and answers with the opponent's; moves lichess
-// took back or refused are taken back on the board, the men guided back by
-// the LEDs; lichess's result ends the board's game; lichess's clocks,
-// offers and link are kept for the console; the player's commands (draw,
-// takeback, resign, abort, claim victory) go to lichess.
+// with it, reading the board's game once a change: the player's moves go
+// to lichess from one place (the session's board loop); its Player, driven
+// by an opponent.Match as an engine is, answers with the opponent's; moves
+// lichess took back or refused are taken back on the board, the men guided
+// back by the LEDs; lichess's result ends the board's game; lichess's
+// clocks, offers and link are kept for the console; the player's commands
+// (draw, takeback, resign, abort, claim victory) go to lichess.
+// docs/architecture.md draws a move's path.
 //
 // Lichess is the authority: the board's game follows lichess's, never the
 // other way round, and a move is sent once (the send log is saved before
@@ -408,28 +410,60 @@ func (s *Session) Run(ctx context.Context) error {
 
 // settle gives the board lichess's result, if the board loop has not.
 func (s *Session) settle(ctx context.Context) {
-	s.syncBoard(ctx)
-	s.giveResult(ctx)
+	v, err := s.read(ctx)
+	if err != nil {
+		return
+	}
+	if s.syncBoard(ctx, v) {
+		if v, err = s.read(ctx); err != nil {
+			return
+		}
+	}
+	s.giveResult(ctx, v)
+}
+
+// view is the two games as one turn of the board loop sees them: the
+// board's, read once from its runner, and lichess's, as the Game has it.
+type view struct {
+	// moves is the board's game as lichess would list it (UCI, from the
+	// game's start); snap the board's game.
+	moves []string
+	snap  *game.Snapshot
+	// theirs is lichess's game as the Game has it (UCI).
+	theirs []string
 }
 
 // boardLoop keeps the board's game in step with lichess's after each
-// change: moves lichess no longer has are taken back, lichess's result
-// ends the board's game, the PGN's tags say where it is played.
+// change, reading the board's game once a change: moves lichess no longer
+// has are taken back, the board's move is sent (send, the one place that
+// hands lichess a move), lichess's result ends the board's game, a move
+// made on lichess for the board's side is shown on the board, the PGN's
+// tags say where it is played.
 func (s *Session) boardLoop(ctx context.Context) {
 	tagged := false
+	var refused string // the board's move lichess's Game would not take, not handed again
 	for {
 		select {
 		case <-ctx.Done():
 			return
 		case <-s.wake:
 		}
-		s.syncBoard(ctx)
 		if !tagged {
 			tagged = s.setTags(ctx)
 		}
-		s.handLast(ctx)
-		s.giveResult(ctx)
-		s.followElsewhere(ctx)
+		v, err := s.read(ctx)
+		if err != nil {
+			continue
+		}
+		if s.syncBoard(ctx, v) {
+			// The board's game changed under v: the next turn reads it
+			// again.
+			s.poke()
+			continue
+		}
+		refused = s.send(ctx, v, refused)
+		s.giveResult(ctx, v)
+		s.followElsewhere(ctx, v)
 	}
 }
 
@@ -440,12 +474,11 @@ func (s *Session) boardLoop(ctx context.Context) {
 // lichess's move on the LEDs (as a hint: the men to move) for the player
 // to make, with a notice saying so; the move made, lichess and the board
 // agree again and nothing is sent.
-func (s *Session) followElsewhere(ctx context.Context) {
-	moves, snap, err := s.boardMoves(ctx)
-	if err != nil || snap.Result != nil || snap.Mode != game.Play {
+func (s *Session) followElsewhere(ctx context.Context, v view) {
+	moves, snap, theirs := v.moves, v.snap, v.theirs
+	if snap.Result != nil || snap.Mode != game.Play {
 		return
 	}
-	theirs := s.game.Snapshot().Moves
 	common := 0
 	for common < len(moves) && common < len(theirs) && moves[common] == theirs[common] {
 		common++
@@ -512,95 +545,122 @@ func (s *Session) startPosition() (board.Position, error) {
 	return board.ParseFEN(f.InitialFEN)
 }
 
-// handLast hands lichess the board's move that ended the board's game (a
-// mate, a stalemate): the match asks its player nothing once the game is
-// over, so the move that ended it is sent from here.
-func (s *Session) handLast(ctx context.Context) {
-	moves, snap, err := s.boardMoves(ctx)
-	if err != nil || snap.Result == nil {
-		return
+// send hands lichess the board's move, from this one place: the move the
+// board's side made when lichess has every move before it, once the board
+// has settled it (no irregularity waiting for a choice, the opponent to
+// move) or it ended the board's game (a mate, a stalemate). The Game sends
+// it once (its send log sees to that, across drops and restarts). A move
+// the Game will not take is said in a notice and not handed again; refused
+// names it (as ply:uci) and send returns what to remember.
+func (s *Session) send(ctx context.Context, v view, refused string) string {
+	uci, ok := toSend(v, s.o.Side)
+	if !ok {
+		return refused
 	}
-	have := s.game.Snapshot().Moves
-	n := len(have)
-	if len(moves) != n+1 || !slices.Equal(moves[:n], have) {
-		return
+	n, snap := len(v.theirs), v.snap
+	key := fmt.Sprintf("%d:%s", n, uci)
+	if key == refused {
+		return refused
 	}
-	if err := s.game.Move(ctx, moves[n]); err != nil && ctx.Err() == nil && !errors.Is(err, lichess.ErrGameOver) && !errors.Is(err, lichess.ErrNotYourTurn) {
-		s.log.Warn("online: the board's last move not taken for lichess", "move", moves[n], "err", err)
+	err := s.game.Move(ctx, uci)
+	switch {
+	case err == nil:
+		return ""
+	case ctx.Err() != nil, errors.Is(err, lichess.ErrGameOver):
+		// The result comes from lichess's state.
+		return refused
+	case errors.Is(err, lichess.ErrNotYourTurn) && snap.Result != nil:
+		return refused
 	}
+	s.log.Warn("online: the board's move not taken for lichess", "move", uci, "err", err)
+	s.update(func(st *State) { st.Notice = fmt.Sprintf("the move %s cannot be sent: %v", uci, err) })
+	return key
 }
 
-// boardMoves returns the board's game as lichess would list it: the moves
-// from the game's start.
-func (s *Session) boardMoves(ctx context.Context) ([]string, *game.Snapshot, error) {
-	type line struct {
-		moves []string
-		snap  *game.Snapshot
+// toSend returns the board's move (UCI) that lichess is to be handed in v:
+// the board has one move more than lichess and agrees with it on the rest,
+// and the board has settled that move (side, the board's, no longer to
+// move; no irregularity waiting for a choice) or it ended the game.
+func toSend(v view, side board.Color) (string, bool) {
+	moves, snap, have := v.moves, v.snap, v.theirs
+	n := len(have)
+	if len(moves) != n+1 || !slices.Equal(moves[:n], have) {
+		return "", false
 	}
-	ch := make(chan line, 1)
+	settled := snap.Mode != game.AwaitNewGame && snap.Pending == nil && !snap.HasAwaiting && snap.Position.Turn != side
+	if snap.Result == nil && !settled {
+		return "", false
+	}
+	return moves[n], true
+}
+
+// read reads the board's game once, as lichess would list it (the moves
+// from the game's start) with its snapshot, and lichess's game beside it.
+func (s *Session) read(ctx context.Context) (view, error) {
+	ch := make(chan view, 1)
 	err := s.o.Runner.Do(ctx, func(g *game.Game, _ time.Duration) {
 		_, moves := g.Line()
 		out := make([]string, len(moves))
 		for i, m := range moves {
 			out[i] = m.UCI()
 		}
-		ch <- line{out, g.Snapshot()}
+		ch <- view{moves: out, snap: g.Snapshot()}
 	})
 	if err != nil {
-		return nil, nil, err
+		return view{}, fmt.Errorf("online: reading the board's game: %w", err)
 	}
 	select {
-	case l := <-ch:
-		return l.moves, l.snap, nil
+	case v := <-ch:
+		v.theirs = s.game.Snapshot().Moves
+		return v, nil
 	default:
 		// Do returns nil when ctx ended as the call came up, without it.
-		return nil, nil, context.Canceled
+		return view{}, context.Canceled
 	}
 }
 
 // syncBoard takes back on the board the moves lichess took back or
-// refused.
-func (s *Session) syncBoard(ctx context.Context) {
+// refused, and reports whether it did (v is then out of date).
+func (s *Session) syncBoard(ctx context.Context, v view) bool {
 	s.mu.Lock()
 	target := s.retractTo
 	s.retractTo = nil
 	s.mu.Unlock()
 	if target == nil {
-		return
+		return false
 	}
-	moves, _, err := s.boardMoves(ctx)
-	if err != nil {
-		return
-	}
+	moves := v.moves
 	common := 0
 	for common < len(moves) && common < len(target) && moves[common] == target[common] {
 		common++
 	}
 	plies := len(moves) - common
 	if plies <= 0 {
-		return
+		return false
 	}
 	l := trace.Line{Kind: trace.TakeBack, Plies: plies, Side: s.o.Side.String()}
-	if err := s.o.Runner.Submit(ctx, l); err != nil && ctx.Err() == nil {
-		s.log.Warn("online: moves lichess does not have not taken back on the board", "plies", plies, "err", err)
-		return
+	if err := s.o.Runner.Submit(ctx, l); err != nil {
+		if ctx.Err() == nil {
+			s.log.Warn("online: moves lichess does not have not taken back on the board", "plies", plies, "err", err)
+		}
+		return false
 	}
 	s.log.Info("online: the board takes back what lichess does not have", "plies", plies)
+	return true
 }
 
 // giveResult ends the board's game as lichess ended it: a resignation, an
 // agreed draw, a flag or a claim (the arbiter's declaration of lichess's
 // result). A mate or stalemate the board sees for itself once the last move
 // is on it; an aborted game has no result.
-func (s *Session) giveResult(ctx context.Context) {
+func (s *Session) giveResult(ctx context.Context, v view) {
 	s.mu.Lock()
 	final := s.final
 	s.mu.Unlock()
 	if final == nil {
 		return
 	}
-	_, snap, err := s.boardMoves(ctx)
-	if err != nil || snap.Result != nil || snap.Mode == game.AwaitNewGame {
+	if snap := v.snap; snap.Result != nil || snap.Mode == game.AwaitNewGame {
 		return
 	}
 	var l trace.Line

@@ -471,14 +471,3 @@ func TestMoveMadeElsewhereIsGuidedOntoTheBoard(t *testing.T) {
 		})
 	}
 }
-
-// isSubsequence says whether want's items appear in got in order.
-func isSubsequence(want, got []string) bool {
-	i := 0
-	for _, g := range got {
-		if i < len(want) && g == want[i] {
-			i++
-		}
-	}
-	return i == len(want)
-}

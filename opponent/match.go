@@ -175,17 +175,7 @@ func New(o Options) (*Match, error) {
 		m.o.Clock = timing.NewReal()
 	}
 	if m.o.Wait == nil {
-		clk := m.o.Clock
-		m.o.Wait = func(ctx context.Context, until time.Duration) error {
-			t := time.NewTimer(max(until-clk.Now(), 0))
-			defer t.Stop()
-			select {
-			case <-t.C:
-				return nil
-			case <-ctx.Done():
-				return ctx.Err()
-			}
-		}
+		m.o.Wait = timing.Until(m.o.Clock)
 	}
 	m.log = o.Logger
 	if m.log == nil {

@@ -115,30 +115,13 @@ func NewLoop(s Scanner, o LoopOpts) (*Loop, error) {
 		o.StatsEvery = time.Minute
 	}
 	if o.Wait == nil {
-		clock := o.Clock
-		o.Wait = func(ctx context.Context, until time.Duration) error { return realWait(ctx, clock, until) }
+		o.Wait = timing.Until(o.Clock)
 	}
 	log := o.Logger
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
 	return &Loop{s: s, o: o, period: time.Duration(float64(time.Second) / o.Rate), log: log.With("scanner", s.String())}, nil
-}
-
-// realWait sleeps on a real timer until clock reads until.
-func realWait(ctx context.Context, clock timing.Clock, until time.Duration) error {
-	d := until - clock.Now()
-	if d <= 0 {
-		return ctx.Err()
-	}
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	}
 }
 
 // Period returns the time between scans.

@@ -238,15 +238,6 @@ func TestNewLoopRefuses(t *testing.T) {
 	}
 }
 
-func TestLoopRealWaitStopsOnCancel(t *testing.T) {
-	clock := timing.NewReal()
-	ctx, cancel := context.WithCancel(context.Background())
-	cancel()
-	if err := realWait(ctx, clock, time.Hour); err == nil {
-		t.Error("a cancelled wait returned nil")
-	}
-}
-
 // BenchmarkLoopScan measures the loop's own cost around a scan (retry
 // bookkeeping, plausibility check, statistics, delivery), without the bus.
 func BenchmarkLoopScan(b *testing.B) {

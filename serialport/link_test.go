@@ -117,14 +117,13 @@ func (b *fakeBoard) next(typ link.Type, timeout time.Duration) link.Message {
 
 // recorder is a Handler that records what it is told.
 type recorder struct {
-	mu       sync.Mutex
-	ups      int
-	downs    []error
-	scans    []board.Occupancy
-	buttons  []link.Button
-	choices  []link.Choose
-	refuse   error
-	statusOK bool
+	mu      sync.Mutex
+	ups     int
+	downs   []error
+	scans   []board.Occupancy
+	buttons []link.Button
+	choices []link.Choose
+	refuse  error
 }
 
 func (r *recorder) Up(link.Hello) { r.mu.Lock(); r.ups++; r.mu.Unlock() }

@@ -73,13 +73,28 @@ func Earliest(a, b time.Duration) time.Duration {
 // Sleep waits d in real time, or until ctx ends; it reports whether d
 // passed. It spaces a port's reopening attempts (a backoff between tries on
 // hardware), where nothing depends on the exact instant.
-func Sleep(ctx context.Context, d time.Duration) bool {
+func Sleep(ctx context.Context, d time.Duration) bool { return Wait(ctx, d) == nil }
+
+// Wait waits d in real time, or returns ctx's error if ctx ends first; a d
+// that is not positive returns at once (ctx's error, nil while ctx runs).
+// It is where the components that are given a wait (virtual time in tests
+// and replays) meet real time.
+func Wait(ctx context.Context, d time.Duration) error {
+	if d <= 0 {
+		return ctx.Err()
+	}
 	t := time.NewTimer(d)
 	defer t.Stop()
 	select {
 	case <-ctx.Done():
-		return false
+		return ctx.Err()
 	case <-t.C:
-		return true
+		return nil
 	}
+}
+
+// Until returns the real-time wait for deadlines read on clock: it waits
+// until clock reads until, or returns ctx's error if ctx ends first (Wait).
+func Until(clock Clock) func(ctx context.Context, until time.Duration) error {
+	return func(ctx context.Context, until time.Duration) error { return Wait(ctx, until-clock.Now()) }
 }

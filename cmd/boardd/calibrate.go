@@ -127,7 +127,7 @@ func openCalBoard(env *environment, f *calFlags, out io.Writer, calibrated bool)
 		closeAll = append(closeAll, closeLEDs)
 	}
 	clock := timing.NewReal()
-	s.Scanner, s.LEDs, s.Clock, s.Wait = sc, sink, clock, calibration.RealWait
+	s.Scanner, s.LEDs, s.Clock, s.Wait = sc, sink, clock, timing.Wait
 	s.Name = wiring.BoardName(sc, c)
 	s.In = lines(env.stdin)
 	b.close = closeBoard

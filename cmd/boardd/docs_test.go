@@ -261,7 +261,7 @@ func TestLayoutTableNamesEveryPackage(t *testing.T) {
 		table = table[:end]
 	}
 	named := map[string]bool{}
-	cell := regexp.MustCompile("^\\| ([^|]+) \\|")
+	cell := regexp.MustCompile(`^\| ([^|]+) \|`)
 	path := regexp.MustCompile("`([a-z0-9_./-]+/)`")
 	for _, line := range strings.Split(table, "\n") {
 		m := cell.FindStringSubmatch(line)

@@ -81,8 +81,6 @@ func TestUsageErrors(t *testing.T) {
 		{"config", "check"},
 		{"config", "check", "a.toml", "b.toml"},
 		{"laws", "nycc", "fide2023"},
-		{"rig", "--pty", "/tmp/x"},
-		{"rig", "x.jsonl"},
 		{"version", "extra"},
 		{"calibrate", "extra"},
 		{"selftest", "extra"},

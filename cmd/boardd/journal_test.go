@@ -10,7 +10,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
-	"runtime"
 	"strings"
 	"sync"
 	"syscall"
@@ -27,14 +26,27 @@ import (
 // buildBoardd builds the real boardd binary into a temporary directory.
 func buildBoardd(t *testing.T) string {
 	t.Helper()
-	goTool, err := exec.LookPath("go")
+	return goBuild(t, ".", "boardd")
+}
+
+// goTool is the go command (go test puts its own first on the PATH).
+func goTool(t *testing.T) string {
+	t.Helper()
+	path, err := exec.LookPath("go")
 	if err != nil {
-		goTool = filepath.Join(runtime.GOROOT(), "bin", "go")
+		t.Fatalf("the go command: %v", err)
 	}
-	bin := filepath.Join(t.TempDir(), "boardd")
-	cmd := exec.Command(goTool, "build", "-o", bin, ".")
+	return path
+}
+
+// goBuild builds the command pkg (a path from this directory) as name in
+// the test's temporary directory.
+func goBuild(t *testing.T, pkg, name string) string {
+	t.Helper()
+	bin := filepath.Join(t.TempDir(), name)
+	cmd := exec.Command(goTool(t), "build", "-o", bin, pkg)
 	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
+		t.Fatalf("go build %s: %v\n%s", pkg, err, out)
 	}
 	return bin
 }

@@ -37,7 +37,6 @@ func commands() []command {
 		{"laws", "list the law-sets, or print every law of one with how boardd applies it", runLaws},
 		{"config", "check a configuration file, or print a commented example", runConfig},
 		{"ports", "list serial ports that may be a board", runPorts},
-		{"rig", "play test scenarios into a board over a serial port and check its LEDs", runRig},
 		{"calibrate", "learn the board's sensors, wiring and orientation, square by square", runCalibrate},
 		{"selftest", "find stuck, noisy and crossed sensors and dead LEDs", runSelftest},
 		{"pgn", "print the current or a finished game as PGN", runPGN},

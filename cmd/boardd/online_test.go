@@ -17,9 +17,8 @@ import (
 // hands writes the lift and place lines of moves made on the simulated
 // board, 150 ms apart; a capture is written with an x at the end (h5f7x).
 type hands struct {
-	t     *testing.T
-	lines []trace.Line
-	at    time.Duration
+	t  *testing.T
+	at time.Duration
 }
 
 func (h *hands) move(uci string) []trace.Line {

@@ -17,12 +17,19 @@ func rigScenario(name string) string {
 	return filepath.Join("..", "..", "hwtest", "testdata", "rig", name)
 }
 
-// runRigBinary runs `boardd rig --pty link scenario...` and returns its
-// output and exit status.
-func runRigBinary(t *testing.T, bin, link string, scenarios ...string) (string, int) {
+// buildRig builds the rig, a program of its own (hwtest/cmd/rig: the
+// daemon links no test support), into the test's temporary directory.
+func buildRig(t *testing.T) string {
 	t.Helper()
-	args := append([]string{"rig", "--pty", link, "--log-level", "warn"}, scenarios...)
-	cmd := exec.Command(bin, args...)
+	return goBuild(t, "../../hwtest/cmd/rig", "boardd-rig")
+}
+
+// runRigBinary runs `boardd-rig --pty link scenario...` and returns its
+// output and exit status.
+func runRigBinary(t *testing.T, rig, link string, scenarios ...string) (string, int) {
+	t.Helper()
+	args := append([]string{"--pty", link, "--log-level", "warn"}, scenarios...)
+	cmd := exec.Command(rig, args...)
 	cmd.Env = daemonEnv()
 	out, err := cmd.CombinedOutput()
 	var ee *exec.ExitError
@@ -32,7 +39,7 @@ func runRigBinary(t *testing.T, bin, link string, scenarios ...string) (string, 
 	case errors.As(err, &ee):
 		return string(out), ee.ExitCode()
 	}
-	t.Fatalf("boardd rig: %v\n%s", err, out)
+	t.Fatalf("boardd-rig: %v\n%s", err, out)
 	return "", 0
 }
 
@@ -40,27 +47,27 @@ func runRigBinary(t *testing.T, bin, link string, scenarios ...string) (string, 
 func checkRigOutput(t *testing.T, out string, status int) {
 	t.Helper()
 	if status != 0 || !strings.Contains(out, "0 failed") {
-		t.Fatalf("boardd rig exited %d:\n%s", status, out)
+		t.Fatalf("boardd-rig exited %d:\n%s", status, out)
 	}
 }
 
 // TestRigAgainstBinary runs the real boardd binary on a serial board whose
-// port is a pty, and the real `boardd rig` at the other end: a move made
+// port is a pty, and the real rig (hwtest/cmd/rig) at the other end: a move made
 // across an unplugged cable, then boardd killed with SIGKILL and started
 // again, the game going on over a new link.
 func TestRigAgainstBinary(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and runs the binary")
 	}
-	bin := buildBoardd(t)
+	bin, rig := buildBoardd(t), buildRig(t)
 	dir := t.TempDir()
 	link := filepath.Join(dir, "board")
 	state := filepath.Join(dir, "state")
 	args := []string{"run", "--sensor", "serial:" + link, "--led", "serial:" + link, "--state-dir", state, "--listen", "127.0.0.1:0", "--log-level", "info"}
 	d := startBoardd(t, bin, daemonEnv(), args...)
 
-	out, status := runRigBinary(t, bin, link, rigScenario("unplug.jsonl"))
-	t.Logf("boardd rig:\n%s", out)
+	out, status := runRigBinary(t, rig, link, rigScenario("unplug.jsonl"))
+	t.Logf("boardd-rig:\n%s", out)
 	checkRigOutput(t, out, status)
 	if !strings.Contains(out, "1 scenarios:") {
 		t.Fatalf("no summary:\n%s", out)
@@ -79,8 +86,8 @@ func TestRigAgainstBinary(t *testing.T) {
 	}
 	d.wait(t, 5*time.Second)
 	d2 := startBoardd(t, bin, daemonEnv(), args...)
-	out, status = runRigBinary(t, bin, link, rigScenario("resume.jsonl"))
-	t.Logf("boardd rig after the restart:\n%s", out)
+	out, status = runRigBinary(t, rig, link, rigScenario("resume.jsonl"))
+	t.Logf("boardd-rig after the restart:\n%s", out)
 	checkRigOutput(t, out, status)
 	if strings.Contains(out, "not played") {
 		t.Fatalf("the restarted boardd lost the game:\n%s\n%s", out, d2.stderr.String())
@@ -92,7 +99,7 @@ func TestRigAgainstBinary(t *testing.T) {
 }
 
 // TestRigRunsEveryScenarioInOneCommand runs the shipped scenarios together
-// with one `boardd rig`, as a rig operator would: each starts from its own
+// with one run of the rig, as a rig operator would: each starts from its own
 // position, the rig starting a new game through the console (with the
 // arbiter token from boardd's state directory) where boardd's game stands
 // elsewhere.
@@ -100,7 +107,7 @@ func TestRigRunsEveryScenarioInOneCommand(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and runs the binary, and plays every scenario in real time")
 	}
-	bin := buildBoardd(t)
+	bin, rig := buildBoardd(t), buildRig(t)
 	dir := t.TempDir()
 	link := filepath.Join(dir, "board")
 	state := filepath.Join(dir, "state")
@@ -111,8 +118,8 @@ func TestRigRunsEveryScenarioInOneCommand(t *testing.T) {
 		t.Fatalf("scenarios %v (%v)", scenarios, err)
 	}
 	args := append([]string{"--console", url, "--state-dir", state}, scenarios...)
-	out, status := runRigBinary(t, bin, link, args...)
-	t.Logf("boardd rig:\n%s", out)
+	out, status := runRigBinary(t, rig, link, args...)
+	t.Logf("boardd-rig:\n%s", out)
 	if strings.Contains(out, "not played") || !strings.Contains(out, fmt.Sprintf("%d scenarios: ", len(scenarios))) {
 		t.Fatalf("exit %d: a scenario was not played\nboardd's log:\n%s", status, d.stderr.String())
 	}
@@ -124,8 +131,8 @@ func TestRigRunsEveryScenarioInOneCommand(t *testing.T) {
 		for _, m := range regexp.MustCompile(`(?m)^FAIL \S+ \((\S+)\)`).FindAllStringSubmatch(out, -1) {
 			again = append(again, m[1])
 		}
-		out, status = runRigBinary(t, bin, link, append([]string{"--console", url, "--state-dir", state}, again...)...)
-		t.Logf("boardd rig, the scenarios that failed played again:\n%s", out)
+		out, status = runRigBinary(t, rig, link, append([]string{"--console", url, "--state-dir", state}, again...)...)
+		t.Logf("boardd-rig, the scenarios that failed played again:\n%s", out)
 		if want := fmt.Sprintf("%d scenarios: %d passed, 0 failed", len(again), len(again)); status != 0 || !strings.Contains(out, want) {
 			t.Fatalf("exit %d, want 0 and %q\nboardd's log:\n%s", status, want, d.stderr.String())
 		}
@@ -136,7 +143,7 @@ func TestRigRunsEveryScenarioInOneCommand(t *testing.T) {
 
 	// Without a console, a scenario that starts elsewhere is not played,
 	// and the rig says why.
-	out, status = runRigBinary(t, bin, link, "--console", "", rigScenario("fools-mate.jsonl"))
+	out, status = runRigBinary(t, rig, link, "--console", "", rigScenario("fools-mate.jsonl"))
 	if status != 1 || !strings.Contains(out, "not played: boardd's game stands at") || !strings.Contains(out, "let the rig start new games") {
 		t.Errorf("without a console: exit %d\n%s", status, out)
 	}

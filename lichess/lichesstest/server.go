@@ -120,7 +120,7 @@ func New(o Options) *Server {
 		s.clock = timing.NewReal()
 	}
 	if s.wait == nil {
-		s.wait = realWait
+		s.wait = timing.Wait
 	}
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)
@@ -151,17 +151,6 @@ func New(o Options) *Server {
 	s.ts.Listener = s.gate
 	s.ts.Start()
 	return s
-}
-
-func realWait(ctx context.Context, d time.Duration) error {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-t.C:
-		return nil
-	}
 }
 
 // URL returns the server's base URL, for the client's BaseURL.
