@@ -5,7 +5,6 @@ import (
 
 	"github.com/boardd/boardd/board"
 	"periph.io/x/conn/v3"
-	"periph.io/x/conn/v3/i2c"
 	"periph.io/x/conn/v3/physic"
 	"periph.io/x/conn/v3/spi"
 )
@@ -40,22 +39,6 @@ func (c *faultyConn) Tx(w, r []byte) error {
 		return errBus
 	}
 	return c.Conn.Tx(w, r)
-}
-
-// faultyI2C wraps a bus and fails the transactions whose numbers are in fail.
-type faultyI2C struct {
-	i2c.Bus
-	fail map[int]bool
-	n    int
-}
-
-func (f *faultyI2C) Tx(addr uint16, w, r []byte) error {
-	n := f.n
-	f.n++
-	if f.fail[n] {
-		return errBus
-	}
-	return f.Bus.Tx(addr, w, r)
 }
 
 // discardSPI is a port that takes every write, for benchmarks.
