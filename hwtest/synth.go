@@ -83,7 +83,7 @@ type Style struct {
 	Passing float64
 	// PassingNudge: a man set down in passing is lifted and set back on
 	// the same square 20 to 80 ms later (no sooner than the debounce lets
-	// the lift through), and carried on after a second dwell.
+	// the lift through), and carried on, all within the stop's one dwell.
 	PassingNudge float64
 	// SlowRook: castling begun with the king, the king let go on his
 	// square, has its rook lifted 0.5 s to MaxSlowRookDelay after the

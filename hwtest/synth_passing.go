@@ -125,10 +125,14 @@ func (b *builder) stopOn(m board.Move, sq board.Square, lawful, hesitation bool)
 		return err
 	}
 	stop.firstPlace = len(b.lines) - 1
+	landed := b.t
+	dwell := b.passingDwell()
 	if b.chance(b.s.opts.Style.PassingNudge) {
+		// The nudge is part of the stay, not a second one: a nudge too
+		// small for a sensor to see leaves one stay of the whole dwell.
 		b.note("passing nudge")
 		stop.nudged = true
-		b.wait(b.passingDwell())
+		b.wait(b.between(dwell/4, dwell/2))
 		if err := b.lift(sq); err != nil {
 			return err
 		}
@@ -138,7 +142,7 @@ func (b *builder) stopOn(m board.Move, sq board.Square, lawful, hesitation bool)
 		}
 	}
 	stop.lastPlace = len(b.lines) - 1
-	b.wait(b.passingDwell())
+	b.wait(max(landed+dwell-b.t, MinPassingDwell))
 	if err := b.lift(sq); err != nil {
 		return err
 	}
