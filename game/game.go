@@ -1,6 +1,8 @@
 // Package game is the one door to a board's game. Behind it, stages the rest
-// of boardd never sees (package game/internal/...) carry every input in one
-// direction: raw scan frames are debounced into lift and place events,
+// of boardd never imports (sensor's Debouncer, packages gesture and arbiter,
+// and game/internal/timekeeper; an architecture test keeps it so) carry
+// every input in one direction: raw scan frames are debounced into lift and
+// place events,
 // events are read as gestures (touches, adjustments, completed moves), the
 // arbiter judges gestures under the law-set in force, and the timekeeper
 // keeps the clocks by the same law-set. Buttons, promotion names, choices and
@@ -22,12 +24,11 @@ import (
 	"log/slog"
 	"time"
 
+	"github.com/boardd/boardd/arbiter"
 	"github.com/boardd/boardd/board"
 	"github.com/boardd/boardd/clock"
-	"github.com/boardd/boardd/game/internal/arbiter"
-	"github.com/boardd/boardd/game/internal/debounce"
-	"github.com/boardd/boardd/game/internal/gesture"
 	"github.com/boardd/boardd/game/internal/timekeeper"
+	"github.com/boardd/boardd/gesture"
 	"github.com/boardd/boardd/lawset"
 	"github.com/boardd/boardd/pgn"
 	"github.com/boardd/boardd/report"
@@ -38,7 +39,7 @@ import (
 
 // Default timings of the stages behind the door.
 const (
-	DefaultDebounce = debounce.Default // a square's reading must hold this long
+	DefaultDebounce = sensor.DefaultDebounce // a square's reading must hold this long
 	DefaultSettle   = gesture.DefaultSettle
 	// DefaultQuickSettle is the settle time of a move nothing can extend.
 	DefaultQuickSettle = gesture.DefaultQuickSettle
@@ -104,7 +105,7 @@ type Options struct {
 type Game struct {
 	opts     Options
 	laws     *lawset.LawSet
-	deb      *debounce.Debouncer
+	deb      *sensor.Debouncer
 	rec      *gesture.Recogniser
 	arb      *arbiter.Game
 	tk       *timekeeper.Timekeeper
@@ -178,7 +179,7 @@ func New(opts Options, observe func(report.Report)) (*Game, error) {
 		opts.Logger = slog.New(slog.DiscardHandler)
 	}
 	g := &Game{opts: opts, laws: laws, arb: arb, observe: observe, log: opts.Logger, raw: physical}
-	g.deb = debounce.New(physical, opts.Timing.Debounce)
+	g.deb = sensor.NewDebouncer(physical, opts.Timing.Debounce)
 	exp := arb.Expectation()
 	if physical != startPos.Occupancy() {
 		exp = gesture.Expectation{Mode: gesture.Restore, Analysis: exp.Analysis}

@@ -5,36 +5,28 @@ import (
 
 	"github.com/boardd/boardd/board"
 	"github.com/boardd/boardd/clock"
-	"github.com/boardd/boardd/game/internal/gesture"
+	"github.com/boardd/boardd/gesture"
 	"github.com/boardd/boardd/lawset"
 	"github.com/boardd/boardd/report"
 )
 
-// Mode is what the game expects of the board.
-type Mode uint8
+// Mode is what the game expects of the board: the gesture reader's own
+// (Play, Restore, AwaitNewGame), named here so that nobody past the door
+// need import it.
+type Mode = gesture.Mode
 
 // What the board is expected to do.
 const (
 	// Play: the board shows the game's position and the side to move may
 	// move.
-	Play Mode = iota
+	Play = gesture.Play
 	// Restore: the board must be brought to Expected (a take-back, a
 	// mismatch to fix, the start of a game); nothing is a move until it is.
-	Restore
+	Restore = gesture.Restore
 	// AwaitNewGame: the game is over; when the board is cleared and the
 	// start position set up, a new game begins.
-	AwaitNewGame
+	AwaitNewGame = gesture.AwaitNewGame
 )
-
-func (m Mode) String() string {
-	switch m {
-	case Restore:
-		return "restore"
-	case AwaitNewGame:
-		return "await-new-game"
-	}
-	return "play"
-}
 
 // Obligation is what the side to move must do with its next move because of
 // a ruling or a touch, with the squares the LEDs light for it.
@@ -145,7 +137,7 @@ func (g *Game) Snapshot() *Snapshot {
 	s := &Snapshot{
 		T: g.now, Laws: g.laws, Tournament: g.opts.Tournament,
 		Position: g.arb.Position(), Moves: g.arb.MoveCount(),
-		Mode: modeOf(exp.Mode), Expected: exp.Analysis.Position,
+		Mode: exp.Mode, Expected: exp.Analysis.Position,
 		Occupancy: g.rec.Occupancy(), InHand: g.rec.InHand(),
 		Syncing: syncing, Mismatch: mismatch, Fault: g.fault, JournalFault: g.unsaved,
 		Pending: g.arb.Pending(), Result: copyReport(g.arb.Result()),
@@ -178,16 +170,6 @@ func (g *Game) clocks() *Clocks {
 	wl, bl := k.Times(g.now)
 	side, _ := k.Running()
 	return &Clocks{Control: g.tk.Tag(), White: clock.Format(wl), Black: clock.Format(bl), WhiteLeft: wl, BlackLeft: bl, Running: side, Status: k.Status()}
-}
-
-func modeOf(m gesture.Mode) Mode {
-	switch m {
-	case gesture.Restore:
-		return Restore
-	case gesture.AwaitNewGame:
-		return AwaitNewGame
-	}
-	return Play
 }
 
 func copyReport(r *report.Report) *report.Report {

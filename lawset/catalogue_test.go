@@ -523,7 +523,7 @@ func TestScenariosCiteLawsThatDescribeThem(t *testing.T) {
 // scenarios or Go tests that show it, and that each exists.
 func TestAppliedLawsHaveProof(t *testing.T) {
 	testFuncs := map[string]string{} // "pkg.TestName" -> file
-	for _, dir := range []string{"board", "game/internal/gesture", "game/internal/arbiter", "game", "clock", "game/internal/timekeeper", "lawset"} {
+	for _, dir := range []string{"board", "gesture", "arbiter", "game", "clock", "game/internal/timekeeper", "lawset"} {
 		files, _ := filepath.Glob(filepath.Join("..", dir, "*_test.go"))
 		for _, f := range files {
 			data, err := os.ReadFile(f)

@@ -1,4 +1,4 @@
-package debounce_test
+package sensor_test
 
 import (
 	"os"
@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/boardd/boardd/board"
-	"github.com/boardd/boardd/game/internal/debounce"
 	"github.com/boardd/boardd/hwtest"
 	"github.com/boardd/boardd/sensor"
 	"github.com/boardd/boardd/trace"
@@ -16,7 +15,7 @@ import (
 
 func lichessGames(t *testing.T) []hwtest.Game {
 	t.Helper()
-	f, err := os.Open(filepath.Join("..", "..", "..", "hwtest", "testdata", "lichess-2024-12.pgn"))
+	f, err := os.Open(filepath.Join("..", "hwtest", "testdata", "lichess-2024-12.pgn"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -49,7 +48,7 @@ func TestFramesDebounceToTheEvents(t *testing.T) {
 			t.Fatal(err)
 		}
 		start := g.Start
-		d := debounce.New(start.Occupancy(), s.Options().Debounce)
+		d := sensor.NewDebouncer(start.Occupancy(), s.Options().Debounce)
 		var got []sensor.Event
 		changes := 0
 		for _, l := range frames {
@@ -107,9 +106,9 @@ func TestWindow(t *testing.T) {
 			occ board.Occupancy
 		}{{10 * time.Millisecond, occ.Without(e2)}}, []sensor.Event{{T: 30 * time.Millisecond, Square: e2, Kind: sensor.Lift}}},
 	} {
-		d := debounce.New(occ, 0)
-		if d.Window() != debounce.Default {
-			t.Fatalf("window %v, want the default %v", d.Window(), debounce.Default)
+		d := sensor.NewDebouncer(occ, 0)
+		if d.Window() != sensor.DefaultDebounce {
+			t.Fatalf("window %v, want the default %v", d.Window(), sensor.DefaultDebounce)
 		}
 		var got []sensor.Event
 		for _, f := range tc.frames {

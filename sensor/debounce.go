@@ -1,29 +1,29 @@
-// Package debounce is the first stage of a board's game: it turns raw
+package sensor
+
+// The per-square debounce: the first stage of a board's game turns raw
 // occupancy frames, as the sensors are scanned, into clean lift and place
 // events, one square at a time, so that a Hall switch chattering under a
 // sliding magnet never reads as a touch.
-package debounce
 
 import (
 	"math/bits"
 	"time"
 
 	"github.com/boardd/boardd/board"
-	"github.com/boardd/boardd/sensor"
 	"github.com/boardd/boardd/timing"
 )
 
-// Default is how long a square's reading must hold still before a
+// DefaultDebounce is how long a square's reading must hold still before a
 // change counts. Hall switches under a sliding magnet chatter for a few
 // milliseconds; 20 ms outlasts that and stays far below the settle time a
 // move needs, so it costs no perceptible latency.
-const Default = 20 * time.Millisecond
+const DefaultDebounce = 20 * time.Millisecond
 
 // Debouncer turns raw occupancy frames into lift and place events, one square
 // at a time: a square's change is reported once its raw reading has held the
 // new value for Window, stamped with the time it matured. A flicker shorter
 // than Window is never reported. The zero value is not usable; use
-// New.
+// NewDebouncer.
 type Debouncer struct {
 	window    time.Duration
 	stable    board.Occupancy // what has been reported
@@ -32,12 +32,12 @@ type Debouncer struct {
 	deadline  time.Duration // earliest maturity among pending squares
 }
 
-// New returns a debouncer that starts from the stable occupancy
-// initial (the board as it stands) with the given window (Default if
+// NewDebouncer returns a debouncer that starts from the stable occupancy
+// initial (the board as it stands) with the given window (DefaultDebounce if
 // zero or negative).
-func New(initial board.Occupancy, window time.Duration) *Debouncer {
+func NewDebouncer(initial board.Occupancy, window time.Duration) *Debouncer {
 	if window <= 0 {
-		window = Default
+		window = DefaultDebounce
 	}
 	return &Debouncer{window: window, stable: initial, raw: initial, deadline: timing.Never}
 }
@@ -54,7 +54,7 @@ func (d *Debouncer) Deadline() time.Duration { return d.deadline }
 // Frame takes a raw frame at time t and appends any matured events to out.
 // An unchanged frame with nothing pending costs one comparison and never
 // allocates.
-func (d *Debouncer) Frame(t time.Duration, occ board.Occupancy, out []sensor.Event) []sensor.Event {
+func (d *Debouncer) Frame(t time.Duration, occ board.Occupancy, out []Event) []Event {
 	if occ == d.raw && t < d.deadline {
 		return out
 	}
@@ -68,7 +68,7 @@ func (d *Debouncer) Frame(t time.Duration, occ board.Occupancy, out []sensor.Eve
 }
 
 // Advance reports, in time order, every pending change that has matured by t.
-func (d *Debouncer) Advance(t time.Duration, out []sensor.Event) []sensor.Event {
+func (d *Debouncer) Advance(t time.Duration, out []Event) []Event {
 	pending := uint64(d.raw ^ d.stable)
 	d.deadline = timing.Never
 	if pending == 0 {
@@ -90,12 +90,12 @@ func (d *Debouncer) Advance(t time.Duration, out []sensor.Event) []sensor.Event 
 		if best < 0 {
 			break
 		}
-		kind := sensor.Place
+		kind := Place
 		if !d.raw.Has(board.Square(best)) {
-			kind = sensor.Lift
+			kind = Lift
 		}
 		at := d.changedAt[best] + d.window
-		out = append(out, sensor.Event{T: at, Square: board.Square(best), Kind: kind})
+		out = append(out, Event{T: at, Square: board.Square(best), Kind: kind})
 		d.stable ^= 1 << uint(best)
 		pending &^= 1 << uint(best)
 	}

@@ -5,7 +5,7 @@ import (
 	"time"
 
 	"github.com/boardd/boardd/board"
-	"github.com/boardd/boardd/game/internal/gesture"
+	"github.com/boardd/boardd/gesture"
 	"github.com/boardd/boardd/lawset"
 	"github.com/boardd/boardd/pgn"
 	"github.com/boardd/boardd/report"
