@@ -195,3 +195,40 @@ func equal(a, b []string) bool {
 	}
 	return true
 }
+
+// The edges of a set-down in passing: a man that rests exactly the settle
+// time has been let go (the move is made, and what follows is read after
+// it); one lifted a millisecond sooner was still in hand; a placement
+// flickering on the square in passing is one stay; a man "set down" on an
+// occupied square is no placement the board can see: nothing is read from
+// it, and a man of that square lifted with it is off the board, a mismatch
+// to fix after the move.
+func TestSetDownInPassingEdges(t *testing.T) {
+	cases := []struct {
+		name   string
+		script string
+		want   []string
+	}{
+		{"rests exactly the settle time", "L a2; P a4; W 350; L a4; P a3; W 2000",
+			[]string{"touch white a2", "move white a2a4", "touch black a4"}},
+		{"lifted a millisecond sooner", "L a2; P a4; W 349; L a4; P a3; W 2000",
+			[]string{"touch white a2", "move white a2a3"}},
+		{"flicker on the square in passing", "L a2; P a4; W 5; L a4; W 5; P a4; W 5; L a4; W 5; P a4; W 100; L a4; P a3; W 2000",
+			[]string{"touch white a2", "move white a2a3"}},
+		{"set down on an occupied square", "L a2; P b2; P a3; W 2000",
+			[]string{"touch white a2", "move white a2a3"}},
+		{"set down on an occupied square, its man lifted", "L a2; P b2; L b2; P a3; W 2000",
+			[]string{"touch white a2", "touch white b2", "move white a2a3", "mismatch missing=[b2] extra=[]"}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			got := only(play(t, "", c.script, Options{}), "touch", "move", "false", "mismatch")
+			if len(got) < len(c.want) || !equal(got[:len(c.want)], c.want) {
+				t.Fatalf("log %v, want it to begin %v", got, c.want)
+			}
+			if c.name != "rests exactly the settle time" && !equal(got, c.want) {
+				t.Fatalf("log %v, want %v", got, c.want)
+			}
+		})
+	}
+}
