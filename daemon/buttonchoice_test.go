@@ -66,9 +66,9 @@ func TestChooseByButton(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	g.Advance(1200 * time.Millisecond)
+	g.Advance(1600 * time.Millisecond) // the move is made a settle time (450 ms) after its placement
 	clock := &timing.Virtual{}
-	clock.Set(1200 * time.Millisecond)
+	clock.Set(1600 * time.Millisecond)
 	d, logs := testDaemon(t, Options{})
 	d.game, d.runner = g, game.NewRunner(g, clock)
 	var heard []trace.Line
