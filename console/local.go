@@ -11,6 +11,7 @@ import (
 	"github.com/boardd/boardd/board"
 	"github.com/boardd/boardd/game"
 	"github.com/boardd/boardd/led"
+	"github.com/boardd/boardd/lighting"
 	"github.com/boardd/boardd/placement"
 	"github.com/boardd/boardd/report"
 	"github.com/boardd/boardd/trace"
@@ -288,7 +289,7 @@ func (l *Local) poll() {
 
 // frame is what the LEDs show: the game's frame, with the layer over it.
 func (l *Local) frame(s *game.Snapshot) led.Frame {
-	f := led.Compose(s)
+	f := lighting.Compose(s)
 	if l.opts.Layer != nil {
 		layer := l.opts.Layer()
 		f = led.Overlay(&f, &layer)

@@ -15,6 +15,7 @@ import (
 	"github.com/boardd/boardd/config"
 	"github.com/boardd/boardd/game"
 	"github.com/boardd/boardd/led"
+	"github.com/boardd/boardd/lighting"
 	"github.com/boardd/boardd/sensor"
 	"github.com/boardd/boardd/timing"
 )
@@ -149,7 +150,7 @@ func TestScanFaultReachesTheLEDs(t *testing.T) {
 	go func() { _ = loop.Run(ctx) }()
 	corner := func() led.Role {
 		var r led.Role
-		if err := runner.Do(ctx, func(p *game.Game, now time.Duration) { r = led.Compose(p.Snapshot()).Role[0] }); err != nil {
+		if err := runner.Do(ctx, func(p *game.Game, now time.Duration) { r = lighting.Compose(p.Snapshot()).Role[0] }); err != nil {
 			t.Fatal(err)
 		}
 		return r

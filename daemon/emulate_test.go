@@ -14,6 +14,7 @@ import (
 	"github.com/boardd/boardd/chesslink/chesslinktest"
 	"github.com/boardd/boardd/game"
 	"github.com/boardd/boardd/led"
+	"github.com/boardd/boardd/lighting"
 	"github.com/boardd/boardd/timing"
 	"github.com/boardd/boardd/trace"
 )
@@ -116,7 +117,7 @@ func startEmulated(t *testing.T) *emulated {
 	runner := game.NewRunner(g, clock)
 	rec := &lockedRecorder{}
 	leds := led.NewDriver(rec, clock, nil)
-	leds.Follow(runner)
+	lighting.Follow(runner, leds)
 	link := filepath.Join(t.TempDir(), "chesslink")
 	app := chesslinktest.Open(t, link)
 	e := newEmulation(slog.New(slog.DiscardHandler), clock, leds)

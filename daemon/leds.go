@@ -7,6 +7,7 @@ import (
 	"github.com/boardd/boardd/calibration"
 	"github.com/boardd/boardd/config"
 	"github.com/boardd/boardd/led"
+	"github.com/boardd/boardd/lighting"
 	"github.com/boardd/boardd/wiring"
 )
 
@@ -22,7 +23,7 @@ func (d *daemon) startLEDs() error {
 		return err
 	}
 	d.leds = led.NewDriver(sink, d.clock, d.log)
-	d.leds.Follow(d.runner)
+	lighting.Follow(d.runner, d.leds)
 	ctx, cancel := context.WithCancel(d.ctx)
 	done := make(chan struct{})
 	go func() {

@@ -7,7 +7,7 @@ import (
 
 	"github.com/boardd/boardd/board"
 	"github.com/boardd/boardd/game"
-	"github.com/boardd/boardd/led"
+	"github.com/boardd/boardd/lighting"
 	"github.com/boardd/boardd/report"
 	"github.com/boardd/boardd/trace"
 )
@@ -172,7 +172,7 @@ func FuzzGame(f *testing.F) {
 				t.Fatalf("input %+v: %v", l, err)
 			}
 			snap := g.Snapshot()
-			led.Compose(snap)
+			lighting.Compose(snap)
 			if snap.Result != nil && snap.Pending != nil {
 				t.Fatalf("a ruling pending after the result %+v: %+v", snap.Result, snap.Pending)
 			}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/boardd/boardd/game"
 	"github.com/boardd/boardd/led"
+	"github.com/boardd/boardd/lighting"
 	"github.com/boardd/boardd/serialport"
 	"github.com/boardd/boardd/timing"
 )
@@ -59,7 +60,7 @@ func startRigBoardd(t *testing.T, path, laws string) *rigBoardd {
 	clock := timing.NewReal()
 	r := game.NewRunner(p, clock)
 	leds := led.NewDriver(b.Sink(), clock, logger)
-	leds.Follow(r)
+	lighting.Follow(r, leds)
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{}, 3)
 	go func() { r.Run(ctx); done <- struct{}{} }()

@@ -6,7 +6,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/boardd/boardd/game"
 	"github.com/boardd/boardd/timing"
 )
 
@@ -14,7 +13,7 @@ import (
 // newest frame given to Show is shown at once, with the newest layer given to
 // ShowLayer laid over it (Overlay), and the sink is called again at each
 // blink edge it asks for. Whoever composes frames (the daemon, from the
-// game's snapshots) never waits for the LEDs' bus.
+// game's snapshots: lighting.Follow) never waits for the LEDs' bus.
 type Driver struct {
 	sink  Sink
 	clock timing.Clock
@@ -33,12 +32,6 @@ func NewDriver(sink Sink, clock timing.Clock, logger *slog.Logger) *Driver {
 		logger = slog.New(slog.DiscardHandler)
 	}
 	return &Driver{sink: sink, clock: clock, log: logger, wake: make(chan struct{}, 1)}
-}
-
-// Follow has the driver show the LEDs of the game r runs: its frame when r
-// starts, and again whenever the game changes. Call it before r runs.
-func (d *Driver) Follow(r *game.Runner) {
-	r.OnChange(func(s *game.Snapshot) { d.Show(Compose(s)) })
 }
 
 // Show hands the driver a new frame; it returns at once. A frame equal to

@@ -7,9 +7,10 @@
 // single-colour matrices through on, off, slow and fast blink. Blinking is
 // driven by the injected clock: a sink is told the time with every frame and
 // asks to be woken at its next blink edge; a Driver does so in real time.
-// Compose draws a game's frame from its snapshot (package game): what each
-// square must say follows from what the game says, never from the laws
-// themselves.
+//
+// led knows LEDs, squares and colours, not the game: it imports nothing of
+// it. What the LEDs say about a game (a frame drawn from its snapshot) is
+// package lighting's, above both.
 package led
 
 import (

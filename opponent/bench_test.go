@@ -8,6 +8,7 @@ import (
 	"github.com/boardd/boardd/board"
 	"github.com/boardd/boardd/game"
 	"github.com/boardd/boardd/led"
+	"github.com/boardd/boardd/lighting"
 	"github.com/boardd/boardd/opponent"
 )
 
@@ -31,7 +32,7 @@ func (g *gatedPlayer) Move(ctx context.Context, q opponent.Question) <-chan oppo
 // to the board's LED frame showing the move to carry out: the match checks
 // the game still stands as it was asked about, announces the move through
 // the runner (journalled as a remote line), the game takes it, the
-// snapshot is taken and led.Compose draws it. Each iteration begins a new
+// snapshot is taken and lighting.Compose draws it. Each iteration begins a new
 // game (timer stopped) so that the engine, playing White, is asked for
 // its first move again.
 func BenchmarkAnswerToLEDs(b *testing.B) {
@@ -41,7 +42,7 @@ func BenchmarkAnswerToLEDs(b *testing.B) {
 		if !s.HasAwaiting {
 			return
 		}
-		f := led.Compose(s)
+		f := lighting.Compose(s)
 		if f.Role[s.Awaiting.From] != led.Carry {
 			return
 		}

@@ -1,4 +1,4 @@
-package led_test
+package lighting_test
 
 import (
 	"strings"
@@ -8,6 +8,7 @@ import (
 	"github.com/boardd/boardd/board"
 	"github.com/boardd/boardd/game"
 	"github.com/boardd/boardd/led"
+	"github.com/boardd/boardd/lighting"
 	"github.com/boardd/boardd/trace"
 )
 
@@ -29,7 +30,7 @@ func TestLEDFrameShowsOptionsAndMustMove(t *testing.T) {
 		p.Input(l)
 		if i == 3 {
 			p.Advance(1500 * time.Millisecond)
-			f := led.Compose(p.Snapshot())
+			f := lighting.Compose(p.Snapshot())
 			g1, _ := board.ParseSquare("g1")
 			f3, _ := board.ParseSquare("f3")
 			if f.Role[g1] == led.Off || f.Role[f3] == led.Off {
@@ -38,7 +39,7 @@ func TestLEDFrameShowsOptionsAndMustMove(t *testing.T) {
 		}
 	}
 	p.Advance(4 * time.Second)
-	f := led.Compose(p.Snapshot())
+	f := lighting.Compose(p.Snapshot())
 	g1, _ := board.ParseSquare("g1")
 	h3, _ := board.ParseSquare("h3")
 	if f.Role[g1] != led.MustMove || f.Role[h3] != led.Destination {
@@ -54,7 +55,7 @@ func TestJournalFaultLightsTheCorners(t *testing.T) {
 		t.Fatal(err)
 	}
 	corners := func() int {
-		f := led.Compose(p.Snapshot())
+		f := lighting.Compose(p.Snapshot())
 		n := 0
 		for _, sq := range []board.Square{0, 7, 56, 63} {
 			if f.Role[sq] == led.Fault && f.Blink[sq] == led.Fast {

@@ -1,4 +1,4 @@
-package led_test
+package lighting_test
 
 import (
 	"bytes"
@@ -16,6 +16,7 @@ import (
 	"github.com/boardd/boardd/board"
 	"github.com/boardd/boardd/game"
 	"github.com/boardd/boardd/led"
+	"github.com/boardd/boardd/lighting"
 	"github.com/boardd/boardd/trace"
 )
 
@@ -39,8 +40,8 @@ type ledScene struct {
 }
 
 // ledStories are the states docs/leds.md shows. Each picture is the frame
-// led.Compose makes of the snapshot at the scene's time, drawn with the men standing on the
-// board at that time.
+// lighting.Compose makes of the snapshot at the scene's time, drawn with the
+// men standing on the board at that time.
 func ledStories() []ledStory {
 	return []ledStory{
 		{
@@ -247,7 +248,7 @@ func ledSceneFrame(t *testing.T, st ledStory, sc ledScene) (led.Frame, [64]board
 	if got := snap.Occupancy; got != occ {
 		t.Fatalf("%s: the men followed stand on %v, the recogniser reads %v", sc.name, occ.SquareNames(), got.SquareNames())
 	}
-	return led.Compose(snap), men
+	return lighting.Compose(snap), men
 }
 
 // describe lists the lit squares of f grouped by role and blink, and what a
@@ -336,10 +337,10 @@ func describe(f *led.Frame) (colour, mono string) {
 const (
 	ledDocDir    = "../docs/leds"
 	ledDoc       = "../docs/leds.md"
-	ledDocBegin  = "<!-- begin generated: go test ./led -run TestLEDDocs -update -->"
+	ledDocBegin  = "<!-- begin generated: go test ./lighting -run TestLEDDocs -update -->"
 	ledDocEnd    = "<!-- end generated -->"
 	ledDocMaxPNG = 30 << 10
-	regenerate   = "regenerate with: go test ./led -run TestLEDDocs -update (then review docs/leds.md)"
+	regenerate   = "regenerate with: go test ./lighting -run TestLEDDocs -update (then review docs/leds.md)"
 )
 
 // TestLEDDocs keeps docs/leds.md in step with the code: every picture in

@@ -1,8 +1,18 @@
-package led
+// Package lighting is the LED language spoken about a board's game: what the
+// light under each square says about the game as it stands (Compose), and a
+// Driver kept showing it as the game changes (Follow).
+//
+// It sits above both led and game: led knows LEDs, squares, roles, blinks and
+// the hardware that shows them, and nothing of the game; game knows the game,
+// and nothing of LEDs. What each square must say follows from the game's
+// snapshot, never from the laws themselves. docs/leds.md pictures each state
+// (TestLEDDocs keeps it in step).
+package lighting
 
 import (
 	"github.com/boardd/boardd/board"
 	"github.com/boardd/boardd/game"
+	"github.com/boardd/boardd/led"
 	"github.com/boardd/boardd/report"
 )
 
@@ -12,18 +22,18 @@ import (
 // otherwise the last move and the men in hand; and the four corners blinking
 // fast while the sensors cannot be trusted or the game is not being saved
 // (the journal cannot be written).
-func Compose(s *game.Snapshot) Frame {
+func Compose(s *game.Snapshot) led.Frame {
 	f := draw(s)
 	if s.Fault || s.JournalFault {
 		for _, sq := range [...]board.Square{0, 7, 56, 63} { // the four corners
-			f.Set(sq, Fault, Fast)
+			f.Set(sq, led.Fault, led.Fast)
 		}
 	}
 	return f
 }
 
-func draw(s *game.Snapshot) Frame {
-	var f Frame
+func draw(s *game.Snapshot) led.Frame {
+	var f led.Frame
 	if s.Syncing {
 		if s.Mode == game.AwaitNewGame && s.Result != nil { // show the result until the board is reset
 			drawResult(&f, s)
@@ -32,11 +42,11 @@ func draw(s *game.Snapshot) Frame {
 		target := s.Expected.Occupancy()
 		missing, extra := target&^s.Occupancy, s.Occupancy&^target
 		if s.Mismatch {
-			f.SetAll(missing, Missing, Steady)
+			f.SetAll(missing, led.Missing, led.Steady)
 		} else {
-			f.SetAll(missing, Guide, Slow)
+			f.SetAll(missing, led.Guide, led.Slow)
 		}
-		f.SetAll(extra, Extra, Fast)
+		f.SetAll(extra, led.Extra, led.Fast)
 		return f
 	}
 	if s.Result != nil {
@@ -44,14 +54,14 @@ func draw(s *game.Snapshot) Frame {
 		return f
 	}
 	if s.HasLastMove {
-		f.Set(s.LastMove.From, LastMove, Steady)
-		f.Set(s.LastMove.To, LastMove, Steady)
+		f.Set(s.LastMove.From, led.LastMove, led.Steady)
+		f.Set(s.LastMove.To, led.LastMove, led.Steady)
 	}
 	if p := s.Pending; p != nil {
 		for i, o := range p.Options {
 			for _, name := range o.Squares {
 				if sq, err := board.ParseSquare(name); err == nil {
-					f.Set(sq, OptionRole(i), Slow)
+					f.Set(sq, led.OptionRole(i), led.Slow)
 				}
 			}
 		}
@@ -62,18 +72,18 @@ func draw(s *game.Snapshot) Frame {
 		return f
 	}
 	if ob := s.Obligation; ob != nil {
-		blink := Steady
+		blink := led.Steady
 		if ob.What == report.OptTakeTouched {
-			blink = Fast // the adverse man to be taken
+			blink = led.Fast // the adverse man to be taken
 		}
-		f.Set(ob.Square, MustMove, blink)
-		f.SetAll(ob.Destinations, Destination, Slow)
+		f.Set(ob.Square, led.MustMove, blink)
+		f.SetAll(ob.Destinations, led.Destination, led.Slow)
 	}
 	if s.HasHint {
-		f.Set(s.Hint.From, Hint, Slow)
-		f.Set(s.Hint.To, Hint, Steady)
+		f.Set(s.Hint.From, led.Hint, led.Slow)
+		f.Set(s.Hint.To, led.Hint, led.Steady)
 	}
-	f.SetAll(s.InHand, Touched, Steady)
+	f.SetAll(s.InHand, led.Touched, led.Steady)
 	if s.HasLanding {
 		drawLanding(&f, s)
 	}
@@ -85,19 +95,19 @@ func draw(s *game.Snapshot) Frame {
 // castling begun with the king guides its rook (the rook's square blinks,
 // the square it goes to is lit), an en passant capture blinks the pawn to
 // take off, a promotion blinks its square until the piece is named.
-func drawLanding(f *Frame, s *game.Snapshot) {
+func drawLanding(f *led.Frame, s *game.Snapshot) {
 	m := s.Landing
-	f.Set(m.From, Landing, Steady)
-	f.Set(m.To, Landing, Steady)
+	f.Set(m.From, led.Landing, led.Steady)
+	f.Set(m.To, led.Landing, led.Steady)
 	switch s.LandingNeeds {
 	case "rook":
 		rf, rt := board.CastlingRook(m.From, m.To)
-		f.Set(rf, Guide, Slow)
-		f.Set(rt, Guide, Steady)
+		f.Set(rf, led.Guide, led.Slow)
+		f.Set(rt, led.Guide, led.Steady)
 	case "victim":
-		f.Set(board.EnPassantVictim(m), Extra, Fast)
+		f.Set(board.EnPassantVictim(m), led.Extra, led.Fast)
 	case "piece":
-		f.Set(m.To, Landing, Fast)
+		f.Set(m.To, led.Landing, led.Fast)
 	}
 }
 
@@ -106,43 +116,43 @@ func drawLanding(f *Frame, s *game.Snapshot) {
 // the rook of a castling likewise, a man taken en passant blinks fast to be
 // taken off, and a promotion's square blinks fast (the console names the
 // piece). Squares the move is done with go dark as the men are moved.
-func drawCarry(f *Frame, s *game.Snapshot) {
+func drawCarry(f *led.Frame, s *game.Snapshot) {
 	m := s.Awaiting
 	p := &s.Position
 	from, to := m.From, m.To
 	if s.Occupancy.Has(from) {
-		f.Set(from, Carry, Slow)
+		f.Set(from, led.Carry, led.Slow)
 	}
-	blink := Steady
+	blink := led.Steady
 	if m.Promo != board.NoKind {
-		blink = Fast
+		blink = led.Fast
 	}
-	f.Set(to, Carry, blink)
+	f.Set(to, led.Carry, blink)
 	if p.IsCastling(m) {
 		rf, rt := board.CastlingRook(from, to)
 		if s.Occupancy.Has(rf) {
-			f.Set(rf, Carry, Slow)
+			f.Set(rf, led.Carry, led.Slow)
 		}
-		f.Set(rt, Carry, Steady)
+		f.Set(rt, led.Carry, led.Steady)
 	}
 	if p.IsEnPassant(m) {
 		if v := board.EnPassantVictim(m); s.Occupancy.Has(v) {
-			f.Set(v, Extra, Fast)
+			f.Set(v, led.Extra, led.Fast)
 		}
 	}
 }
 
-func drawResult(f *Frame, s *game.Snapshot) {
+func drawResult(f *led.Frame, s *game.Snapshot) {
 	wk, bk := s.Position.KingSquare(board.White), s.Position.KingSquare(board.Black)
 	switch s.Result.Result {
 	case report.WhiteWins:
-		f.Set(wk, Winner, Steady)
-		f.Set(bk, Loser, Steady)
+		f.Set(wk, led.Winner, led.Steady)
+		f.Set(bk, led.Loser, led.Steady)
 	case report.BlackWins:
-		f.Set(bk, Winner, Steady)
-		f.Set(wk, Loser, Steady)
+		f.Set(bk, led.Winner, led.Steady)
+		f.Set(wk, led.Loser, led.Steady)
 	default:
-		f.Set(wk, Draw, Steady)
-		f.Set(bk, Draw, Steady)
+		f.Set(wk, led.Draw, led.Steady)
+		f.Set(bk, led.Draw, led.Steady)
 	}
 }
