@@ -1,0 +1,91 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// TestReplayWithoutTheCalibration: an analogue trace replays without its
+// calibration as README and replay's help say: --calibration none, or a
+// trace copied without the calibration its first line names, replays the
+// occupancy recorded with the levels, with a warning; a calibration named
+// on the command line that is not there is still a fault.
+func TestReplayWithoutTheCalibration(t *testing.T) {
+	copied := filepath.Join(t.TempDir(), "opening.trace")
+	data, err := os.ReadFile(filepath.Join(repoRoot, "testdata/analog/opening.trace"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(copied, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	trace := filepath.Join(repoRoot, "testdata/analog/opening.trace")
+	cases := []struct {
+		name  string
+		args  []string
+		code  int
+		warns []string // on stderr
+	}{
+		{"--calibration none", []string{"--calibration", "none", "--trace", trace}, 0,
+			[]string{"level=WARN", "replayed as the occupancy recorded with them"}},
+		{"a trace copied without its calibration", []string{"--trace", copied}, 0,
+			[]string{"the calibration the trace names is not there", filepath.Join(filepath.Dir(copied), "board.calibration.json"), "replayed as the occupancy recorded with them"}},
+		{"the trace's own calibration", []string{"--trace", trace}, 0, nil},
+		{"a --calibration file that is not there", []string{"--calibration", filepath.Join(t.TempDir(), "missing.json"), "--trace", trace}, 2,
+			[]string{"boardd: --calibration: ", "missing.json: no such file"}},
+	}
+	moves := regexp.MustCompile(`"type":"move"[^\n]*"uci":"([a-h1-8]{4})"`)
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			code, out, errText := runBoardd(t, nil, append([]string{"replay"}, c.args...)...)
+			if code != c.code {
+				t.Fatalf("exit %d, want %d; stderr:\n%s", code, c.code, errText)
+			}
+			for _, w := range c.warns {
+				if !strings.Contains(errText, w) {
+					t.Errorf("stderr lacks %q:\n%s", w, errText)
+				}
+			}
+			if c.code != 0 {
+				return
+			}
+			if len(c.warns) == 0 && errText != "" {
+				t.Errorf("stderr:\n%s", errText)
+			}
+			var got []string
+			for _, m := range moves.FindAllStringSubmatch(out, -1) {
+				got = append(got, m[1])
+			}
+			if strings.Join(got, " ") != "e2e4 e7e5 g1f3 b8c6" {
+				t.Errorf("moves %v, want e2e4 e7e5 g1f3 b8c6", got)
+			}
+		})
+	}
+}
+
+// TestRunHelpNamesTheHallAsREADMEDoes: run -h gives the hall's broker in
+// the mqtts:// form README and docs/hall.md use, and still the mqtt://.
+func TestRunHelpNamesTheHallAsREADMEDoes(t *testing.T) {
+	code, out, errText := runBoardd(t, nil, "run", "-h")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errText)
+	}
+	// The flag's description: from its line to the next flag's.
+	_, hall, _ := strings.Cut(out, "\n  --hall string\n")
+	if end := strings.Index(hall, "\n  --"); end >= 0 {
+		hall = hall[:end]
+	}
+	readme, err := os.ReadFile(filepath.Join(repoRoot, "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(readme), "--hall mqtts://") {
+		t.Fatal("README no longer shows --hall mqtts://: this test's premise is gone")
+	}
+	if !strings.Contains(hall, "mqtts://") || !strings.Contains(hall, "mqtt://") {
+		t.Errorf("run -h on --hall: %q, want mqtts:// (as README) and mqtt://", hall)
+	}
+}
