@@ -46,7 +46,11 @@ type Options struct {
 	// new game under the configured rules (--new-game); without it a
 	// saved game goes on under its own rules, and one whose rules differ
 	// from those the flags ask for is refused.
-	NewGame    bool
+	NewGame bool
+	// TrustClock dates games by the wall clock even when nothing says it
+	// is synchronised (--trust-clock, or BOARDD_TRUST_CLOCK=1): a machine
+	// whose clock is right with no NTP daemon disciplining it.
+	TrustClock bool
 	LogLevel   string
 	Input      string // trace lines to play into the board: a file, a FIFO, or -
 	ArchiveCap string // disk space for finished games, e.g. 64MiB

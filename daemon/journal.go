@@ -21,6 +21,7 @@ import (
 const (
 	envArchiveCap = "BOARDD_ARCHIVE_CAP" // archive size cap: bytes, or with KiB, MiB or GiB
 	envInput      = "BOARDD_INPUT"       // trace lines to play into the board: a file, a FIFO, or - for stdin
+	envTrustClock = "BOARDD_TRUST_CLOCK" // 1: the wall clock is right (--trust-clock)
 )
 
 // recovery is the journal's part of the running daemon: the journal of the
@@ -56,7 +57,11 @@ func (d *daemon) openJournal() error {
 	rc := &recovery{j: j}
 	d.journal = rc
 	d.onClose(j.Close)
-	checker := timesync.Checker{}
+	checker := timesync.Checker{Trusted: d.o.TrustClock || d.o.Getenv(envTrustClock) == "1"}
+	if why := checker.Why(); why != "" {
+		d.log.Info("games are dated "+journal.UnknownDate+" until the wall clock is known to be right; on a machine whose clock is set, give --trust-clock",
+			"why", why)
+	}
 	rc.wall = func() (time.Time, bool) {
 		t, err := checker.WallTime()
 		return t, err == nil

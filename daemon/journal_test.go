@@ -127,3 +127,49 @@ func TestConfigurationChangeBetweenGames(t *testing.T) {
 		})
 	}
 }
+
+// TestTrustClockDatesTheGame: --trust-clock (or BOARDD_TRUST_CLOCK=1) dates
+// a new game by the wall clock on a machine whose clock nothing says is
+// synchronised; without it the log says why a game is undated, if it is.
+func TestTrustClockDatesTheGame(t *testing.T) {
+	cases := []struct {
+		name  string
+		trust bool
+		env   string // BOARDD_TRUST_CLOCK
+		dated bool   // dated whatever this machine's clock status
+	}{
+		{name: "--trust-clock", trust: true, dated: true},
+		{name: "BOARDD_TRUST_CLOCK=1", env: "1", dated: true},
+		{name: "neither"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			d, logs := testDaemon(t, Options{TrustClock: c.trust})
+			d.o.Getenv = func(k string) string {
+				if k == envTrustClock {
+					return c.env
+				}
+				return ""
+			}
+			if err := d.configure(); err != nil {
+				t.Fatal(err)
+			}
+			d.stateDir = t.TempDir()
+			before := time.Now()
+			if err := d.openJournal(); err != nil {
+				t.Fatal(err)
+			}
+			defer d.close()
+			date := d.journal.header.Tags["Date"]
+			undated := strings.Contains(logs.String(), `msg="games are dated ????.??.?? until the wall clock is known to be right`)
+			switch {
+			case c.dated && date != before.Format("2006.01.02") && date != time.Now().Format("2006.01.02"):
+				t.Errorf("the new game is dated %q, want today", date)
+			case c.dated && undated:
+				t.Errorf("the log says games are undated though the clock is trusted:\n%s", logs)
+			case !c.dated && (date == journal.UnknownDate) != undated:
+				t.Errorf("the new game is dated %q, and the log says it is undated: %v\n%s", date, undated, logs)
+			}
+		})
+	}
+}

@@ -21,7 +21,7 @@ func runDaemon(ctx context.Context, env *environment, args []string) int {
 			{"The board", []string{"config", "sensor", "led", "input"}},
 			{"The console and the hall", []string{"listen", "tls-cert", "tls-key", "hall", "board-id"}},
 			{"Chess apps", []string{"emulate"}},
-			{"State and logs", []string{"state-dir", "archive-cap", "log-level"}},
+			{"State and logs", []string{"state-dir", "archive-cap", "log-level", "trust-clock"}},
 			{"Playing the computer", []string{"engine", "engine-side", "engine-elo", "engine-skill", "engine-limit", "engine-book", "engine-clock"}},
 			{"Playing online (lichess)", []string{"lichess", "lichess-seek", "lichess-rated", "lichess-color", "lichess-accept"}},
 		},
@@ -56,6 +56,7 @@ func runDaemon(ctx context.Context, env *environment, args []string) int {
 	fs.BoolVar(&o.Tournament, "tournament", false, "tournament mode: the arbiter exacts every penalty, nobody may waive one")
 	fs.StringVar(&o.Odds, "odds", "", "a game at odds: the men given (squares, or pawn, knight, rook, queen, pawn-and-move), comma-separated; add 'move' to give the move too")
 	fs.BoolVar(&o.NewGame, "new-game", false, "archive the saved game in progress, unfinished, and begin a new game under the rules asked for (without it a saved game goes on under its own rules, and is refused if --laws, --time-control, --odds or --tournament ask for others)")
+	fs.BoolVar(&o.TrustClock, "trust-clock", false, "date games by the wall clock even when no NTP daemon says it is synchronised (a PC, a VM or a container whose clock is set; also BOARDD_TRUST_CLOCK=1); by default a game is dated ????.??.?? until NTP, systemd-timesyncd or a hardware clock has set the clock")
 	fs.StringVar(&o.LogLevel, "log-level", "", "log level: debug, info, warn or error (default from the config, else info)")
 	fs.StringVar(&o.Input, "input", "", "play trace lines into the board from FILE, a FIFO, or - for standard input (a rig, a demonstration)")
 	fs.StringVar(&o.ArchiveCap, "archive-cap", "", "disk space for finished games, e.g. 64MiB (default 64MiB)")
