@@ -89,3 +89,36 @@ func TestRunHelpNamesTheHallAsREADMEDoes(t *testing.T) {
 		t.Errorf("run -h on --hall: %q, want mqtts:// (as README) and mqtt://", hall)
 	}
 }
+
+// TestJournalSettingsAreRunFlags holds docs/journal.md's Settings table to
+// boardd run: every flag it names is one run -h lists, and the page no
+// longer says run has no flags for them.
+func TestJournalSettingsAreRunFlags(t *testing.T) {
+	doc, err := os.ReadFile(filepath.Join(repoRoot, "docs/journal.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, settings, ok := strings.Cut(string(doc), "\n## Settings\n")
+	if !ok {
+		t.Fatal("docs/journal.md has no Settings section")
+	}
+	if end := strings.Index(settings, "\n## "); end >= 0 {
+		settings = settings[:end]
+	}
+	if strings.Contains(settings, "Until `boardd run` has flags") || strings.Contains(settings, "report to the lead") {
+		t.Errorf("docs/journal.md's Settings still says boardd run has no flags for them:\n%s", settings)
+	}
+	code, help, errText := runBoardd(t, nil, "run", "-h")
+	if code != 0 {
+		t.Fatalf("run -h: exit %d: %s", code, errText)
+	}
+	flags := regexp.MustCompile("(?m)^\\| `(--[a-z-]+)` \\|").FindAllStringSubmatch(settings, -1)
+	if len(flags) < 2 {
+		t.Fatalf("the Settings table names %d flags, want its rows' flags:\n%s", len(flags), settings)
+	}
+	for _, f := range flags {
+		if !strings.Contains(help, "\n  "+f[1]+" ") && !strings.Contains(help, "\n  "+f[1]+"\n") {
+			t.Errorf("docs/journal.md names %s, which boardd run -h does not list", f[1])
+		}
+	}
+}
