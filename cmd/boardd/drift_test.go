@@ -1,6 +1,9 @@
 package main
 
 import (
+	"bytes"
+	"encoding/xml"
+	"io"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -119,6 +122,46 @@ func TestJournalSettingsAreRunFlags(t *testing.T) {
 	for _, f := range flags {
 		if !strings.Contains(help, "\n  "+f[1]+" ") && !strings.Contains(help, "\n  "+f[1]+"\n") {
 			t.Errorf("docs/journal.md names %s, which boardd run -h does not list", f[1])
+		}
+	}
+}
+
+// TestDocDrawingsAreWellFormed parses every SVG drawing in docs/ (building.md's
+// matrix and square among them): a drawing a browser cannot read shows as
+// a broken image, which the link check does not see.
+func TestDocDrawingsAreWellFormed(t *testing.T) {
+	svgs, err := filepath.Glob(filepath.Join(repoRoot, "docs", "*.svg"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(svgs) < 2 {
+		t.Fatalf("found %d SVG drawings in docs/, want building-matrix.svg and building-square.svg at least", len(svgs))
+	}
+	for _, path := range svgs {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		dec := xml.NewDecoder(bytes.NewReader(data))
+		root := ""
+		for {
+			tok, err := dec.Token()
+			if err == io.EOF {
+				break
+			}
+			if err != nil {
+				t.Errorf("%s: %v", filepath.Base(path), err)
+				break
+			}
+			if se, ok := tok.(xml.StartElement); ok && root == "" {
+				root = se.Name.Local
+				if se.Name.Space != "http://www.w3.org/2000/svg" {
+					t.Errorf("%s: root element in namespace %q, want the SVG namespace", filepath.Base(path), se.Name.Space)
+				}
+			}
+		}
+		if root != "svg" {
+			t.Errorf("%s: root element %q, want svg", filepath.Base(path), root)
 		}
 	}
 }
