@@ -112,6 +112,21 @@ func TestDebInstallsInAThrowAwayRoot(t *testing.T) {
 		t.Errorf("boardd version printed\n%swant its first line %q", version, want)
 	}
 
+	// The unit as packaged passes systemd-analyze verify, its ExecStart
+	// pointed at the binary just installed.
+	if tool, err := exec.LookPath("systemd-analyze"); err == nil {
+		copyPath := filepath.Join(t.TempDir(), "boardd.service")
+		if err := os.WriteFile(copyPath, []byte(strings.ReplaceAll(string(unit), "/usr/bin/boardd", bin)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		out, err := run(t, append(os.Environ(), "SYSTEMD_LOG_COLOR=0", "SYSTEMD_PAGER="), tool, "verify", copyPath)
+		if err != nil || strings.TrimSpace(out) != "" {
+			t.Errorf("systemd-analyze verify on the packaged unit: %v\n%s", err, out)
+		}
+	} else {
+		t.Log("systemd-analyze not installed: the packaged unit is not verified (CI installs systemd)")
+	}
+
 	state := t.TempDir()
 	env := append(os.Environ(), "STATE_DIRECTORY="+state, "XDG_STATE_HOME="+state)
 	out, err := run(t, env, bin, "config", "check", filepath.Join(root, "etc/boardd/boardd.toml"))
