@@ -6,6 +6,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"strings"
 	"testing"
 )
@@ -133,7 +134,11 @@ func TestDependencyLicences(t *testing.T) {
 // requires, from the module cache (go list downloads it if need be).
 func moduleLicence(t *testing.T, mod, id string) string {
 	t.Helper()
-	out, err := exec.Command("go", "list", "-m", "-f", "{{.Dir}}", mod).Output()
+	goTool, err := exec.LookPath("go")
+	if err != nil {
+		goTool = filepath.Join(runtime.GOROOT(), "bin", "go")
+	}
+	out, err := exec.Command(goTool, "list", "-m", "-f", "{{.Dir}}", mod).Output()
 	dir := strings.TrimSpace(string(out))
 	if err != nil || dir == "" {
 		t.Skipf("module %s is not in the module cache (go mod download): %v", mod, err)
