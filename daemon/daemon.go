@@ -42,10 +42,19 @@ type Options struct {
 	TimeControl string
 	Tournament  bool
 	Odds        string
-	LogLevel    string
-	Input       string // trace lines to play into the board: a file, a FIFO, or -
-	ArchiveCap  string // disk space for finished games, e.g. 64MiB
-	Emulate     string // a board to answer apps as, and its port: chesslink:PATH
+	// NewGame archives a saved game in progress, unfinished, and begins a
+	// new game under the configured rules (--new-game); without it a
+	// saved game goes on under its own rules, and one whose rules differ
+	// from those the flags ask for is refused.
+	NewGame bool
+	// TrustClock dates games by the wall clock even when nothing says it
+	// is synchronised (--trust-clock, or BOARDD_TRUST_CLOCK=1): a machine
+	// whose clock is right with no NTP daemon disciplining it.
+	TrustClock bool
+	LogLevel   string
+	Input      string // trace lines to play into the board: a file, a FIFO, or -
+	ArchiveCap string // disk space for finished games, e.g. 64MiB
+	Emulate    string // a board to answer apps as, and its port: chesslink:PATH
 
 	// A chess engine playing one side (the [engine] section): its path,
 	// side (white, black, random), Elo or Skill Level, limit a move,
@@ -185,7 +194,7 @@ func (d *daemon) start() error {
 	if err := d.startHall(); err != nil {
 		return err
 	}
-	d.log.Info("boardd running", "laws", d.opts.Laws, "state", d.stateDir)
+	d.log.Info("boardd running", "laws", d.journal.laws, "state", d.stateDir)
 	d.notifyReady()
 	return nil
 }

@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"os/exec"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/boardd/boardd/board"
@@ -204,12 +205,29 @@ func (d *daemon) noEngine() error {
 	if !s.Remote[board.White] && !s.Remote[board.Black] {
 		return nil
 	}
-	d.log.Warn("no engine is configured: the side it played in the game in progress is played at the board from now on")
+	var sides []string
+	tags := d.game.Record().Tags
+	for _, c := range []board.Color{board.White, board.Black} {
+		if s.Remote[c] {
+			name := c.String()
+			sides = append(sides, name+" ("+tags[tagName(c)]+")")
+		}
+	}
+	d.log.Warn("the game in progress was played against an engine, and no engine is configured for this run: its side is played at the board from now on (give --engine PATH to go on against it, or --new-game to begin a new game)",
+		"game", d.journal.header.Game, "engine_played", strings.Join(sides, ", "), "moves", s.Moves)
 	// The runner's loop has not started: this goroutine may touch the
 	// game, through the journal as every input.
 	l := trace.Line{T: d.game.Now(), Kind: trace.Remote, Side: trace.SideNone}
 	d.journal.rec.Input(l)
 	return d.game.Input(l)
+}
+
+// tagName is the PGN tag that names the player of side c.
+func tagName(c board.Color) string {
+	if c == board.White {
+		return "White"
+	}
+	return "Black"
 }
 
 // setTag sets a PGN tag, journalled.

@@ -6,6 +6,7 @@ import (
 	"io"
 	"net/http"
 	"os"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -191,8 +192,11 @@ func TestEngineGameSurvivesARestart(t *testing.T) {
 	if st.Opponent != nil || st.Remote != nil {
 		t.Errorf("without an engine: opponent %+v, remote %+v", st.Opponent, st.Remote)
 	}
-	if !strings.Contains(r.log.String(), "no engine is configured") {
-		t.Error("the log does not say the engine's side went back to the board")
+	// The log says so at WARN, naming the side the engine played and the
+	// engine.
+	warn := regexp.MustCompile(`level=WARN msg="the game in progress was played against an engine, and no engine is configured for this run[^"]*--engine PATH[^"]*" game=1 engine_played="black \(Stockfish[^)]*\)"`)
+	if !warn.MatchString(r.log.String()) {
+		t.Errorf("the log does not say at WARN that the engine's side (black, Stockfish) went back to the board:\n%s", r.log.String())
 	}
 }
 

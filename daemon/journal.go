@@ -21,6 +21,7 @@ import (
 const (
 	envArchiveCap = "BOARDD_ARCHIVE_CAP" // archive size cap: bytes, or with KiB, MiB or GiB
 	envInput      = "BOARDD_INPUT"       // trace lines to play into the board: a file, a FIFO, or - for stdin
+	envTrustClock = "BOARDD_TRUST_CLOCK" // 1: the wall clock is right (--trust-clock)
 )
 
 // recovery is the journal's part of the running daemon: the journal of the
@@ -31,6 +32,9 @@ type recovery struct {
 	rp     *journal.Replayed // the game restored; nil for a new game
 	header journal.Header
 	wall   func() (time.Time, bool)
+	// laws is the law-set in force once the journal is open: the game's,
+	// restored or new (an arbiter may have changed a restored game's).
+	laws string
 }
 
 // openJournal opens the journal in the state directory and builds d.game:
@@ -53,7 +57,11 @@ func (d *daemon) openJournal() error {
 	rc := &recovery{j: j}
 	d.journal = rc
 	d.onClose(j.Close)
-	checker := timesync.Checker{}
+	checker := timesync.Checker{Trusted: d.o.TrustClock || d.o.Getenv(envTrustClock) == "1"}
+	if why := checker.Why(); why != "" {
+		d.log.Info("games are dated "+journal.UnknownDate+" until the wall clock is known to be right; on a machine whose clock is set, give --trust-clock",
+			"why", why)
+	}
 	rc.wall = func() (time.Time, bool) {
 		t, err := checker.WallTime()
 		return t, err == nil
@@ -67,13 +75,45 @@ func (d *daemon) openJournal() error {
 		return err
 	}
 	d.clock = journal.Clock{Base: timing.NewReal(), Offset: resume}
+	rc.laws = d.game.Laws().ID
 	return nil
+}
+
+// ruleConflicts names each rule the command line's flags ask for that the
+// saved game in progress, under way under rules of its own, is not played
+// under: "--laws nycc, and it is under fide2023". Rules from the
+// configuration file alone never conflict: the game in progress keeps its
+// own (restore says so).
+func (d *daemon) ruleConflicts(h journal.Header, inForce string) []string {
+	var out []string
+	if d.o.Laws != "" && d.o.Laws != inForce {
+		out = append(out, fmt.Sprintf("--laws %s, and it is under %s", d.o.Laws, inForce))
+	}
+	if d.o.TimeControl != "" && d.o.TimeControl != h.TimeControl {
+		was := h.TimeControl
+		if was == "" {
+			was = "no clock"
+		}
+		out = append(out, fmt.Sprintf("--time-control %s, and it has %s", d.o.TimeControl, was))
+	}
+	if d.o.Odds != "" && d.o.Odds != h.Odds {
+		was := h.Odds
+		if was == "" {
+			was = "no odds"
+		}
+		out = append(out, fmt.Sprintf("--odds %s, and it is played at %s", d.o.Odds, was))
+	}
+	if d.o.Tournament && !h.Tournament {
+		out = append(out, "--tournament, and it is not in tournament mode")
+	}
+	return out
 }
 
 // restore replays the game in progress from its journal g and returns the
 // time the game goes on from. A game with no move yet whose rules the
 // configuration has changed begins afresh under the new rules; a game under
-// way keeps its own.
+// way keeps its own, and is refused (a UsageError) when the command line's
+// flags ask for others, unless --new-game archives it and begins anew.
 func (d *daemon) restore(rc *recovery, g *journal.Game) (time.Duration, error) {
 	rp, err := journal.Replay(g, d.opts)
 	if err != nil {
@@ -82,7 +122,7 @@ func (d *daemon) restore(rc *recovery, g *journal.Game) (time.Duration, error) {
 	rc.rp, rc.header, d.game = rp, g.Header, rp.Game
 	resume := rp.Resume
 	snap := d.game.Snapshot()
-	d.log.Info("game restored from the journal", "game", g.Header.Game, "laws", g.Header.Laws,
+	d.log.Info("game restored from the journal", "game", g.Header.Game, "laws", d.game.Laws().ID,
 		"inputs", rp.Inputs, "moves", snap.Moves, "seq", g.LastSeq, "t", resume, "torn_tail", g.Torn())
 	if len(g.Damaged) > 0 || g.Repaired > 0 {
 		d.log.Warn("the journal was damaged", "file", g.Path, "records_repaired", g.Repaired, "records_lost", len(g.Damaged),
@@ -100,9 +140,27 @@ func (d *daemon) restore(rc *recovery, g *journal.Game) (time.Duration, error) {
 	if len(rp.Lost) > 0 {
 		d.log.Info("reports the crash had lost were made again", "reports", len(rp.Lost))
 	}
+	// The law-set in force is the game's own: its header's, or the one an
+	// arbiter changed it to during the game.
+	inForce := d.game.Laws().ID
+	h := g.Header
+	h.Laws = inForce
+	underway := !rp.NewGame && (snap.Moves > 0 || snap.Result != nil || snap.Pending != nil)
 	switch {
-	case g.Header.SameRules(d.opts):
-	case !rp.NewGame && snap.Moves == 0 && snap.Result == nil && snap.Pending == nil:
+	case d.o.NewGame && underway:
+		// Asked for: the game in progress is archived unfinished and a new
+		// one begins under the configured rules, the board as it stands.
+		occ := snap.Occupancy
+		pgn := d.game.PGN()
+		rotate := func(t time.Duration, h journal.Header) (journal.Header, error) { return rc.j.Rotate(t, pgn, h) }
+		if err := d.beginGame(rc, resume, &occ, rotate); err != nil {
+			return 0, fmt.Errorf("--new-game: the game in progress could not be archived: %w", err)
+		}
+		d.log.Warn("--new-game: the game in progress was archived unfinished; a new game begins",
+			"archived_game", g.Header.Game, "archived_laws", inForce, "moves", snap.Moves, "game", rc.header.Game, "laws", rc.header.Laws)
+		rc.rp = nil
+	case h.SameRules(d.opts):
+	case !underway && !rp.NewGame:
 		// Not a move played yet, and the configuration changed: the game
 		// begins afresh under the new rules, the board as it stands.
 		d.log.Info("the game not yet begun takes the new configuration", "game", g.Header.Game, "laws", d.opts.Laws, "was", g.Header.Laws)
@@ -121,8 +179,18 @@ func (d *daemon) restore(rc *recovery, g *journal.Game) (time.Duration, error) {
 		}
 		rc.rp = nil
 	default:
-		d.log.Info("the game in progress keeps its rules; a changed configuration applies when boardd starts before a game's first move",
-			"game", g.Header.Game, "laws", g.Header.Laws, "configured_laws", d.opts.Laws)
+		if conflicts := d.ruleConflicts(g.Header, inForce); len(conflicts) > 0 && underway {
+			moves := fmt.Sprintf("%d moves", snap.Moves)
+			if snap.Moves == 1 {
+				moves = "1 move"
+			}
+			return 0, UsageError{fmt.Errorf("the saved game %d in %s (%s) is not played under the rules asked for: %s. "+
+				"Run without those flags to go on with it, or add --new-game to archive it unfinished and begin a new game under them",
+				g.Header.Game, d.stateDir, moves, strings.Join(conflicts, "; "))}
+		}
+		d.log.Warn("the game in progress keeps its rules, not the configuration's: they apply from the next game (or now with boardd run --new-game)",
+			"game", g.Header.Game, "laws", inForce, "configured_laws", d.opts.Laws,
+			"time_control", g.Header.TimeControl, "configured_time_control", d.opts.TimeControl)
 	}
 	return resume, nil
 }

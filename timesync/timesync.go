@@ -11,6 +11,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"strings"
 	"time"
 
 	"golang.org/x/sys/unix"
@@ -39,14 +40,36 @@ type Checker struct {
 	Kernel func() (status int32, state int, err error)
 	// Now is the wall clock (nil: time.Now).
 	Now func() time.Time
+	// RTC is a file that reads 1 when the kernel set the clock from a
+	// battery-backed hardware clock at boot (default RTCFile; "-" for
+	// none): a PC, a Pi 5 with its battery, a Pi with an RTC HAT.
+	RTC string
+	// Trusted says the clock is right whatever the kernel says: its owner
+	// knows it is set (boardd run --trust-clock), on a machine no NTP
+	// daemon disciplines (a container, a VM, a clock set by hand).
+	Trusted bool
 }
 
-// Synced reports whether the wall clock has been synchronised: the marker
-// exists, or the kernel's NTP status says the clock is in sync; and in either
-// case the clock reads a plausible year.
-func (c Checker) Synced() bool {
-	if c.now().Year() < EarliestYear {
-		return false
+// RTCFile is where Linux says whether the first hardware clock set the
+// system clock at boot.
+const RTCFile = "/sys/class/rtc/rtc0/hctosys"
+
+// Synced reports whether the wall clock can be trusted for dates: it reads
+// a plausible year, and it is Trusted, or the marker exists, or the
+// kernel's NTP status says the clock is in sync, or a hardware clock set it
+// at boot.
+func (c Checker) Synced() bool { return c.Why() == "" }
+
+// Why says why the wall clock is not trusted for dates, "" when it is.
+// A clock that no NTP daemon disciplines (the kernel keeps STA_UNSYNC set)
+// and that no hardware clock set is not trusted even if it is right: a
+// Raspberry Pi boots with the time it last shut down.
+func (c Checker) Why() string {
+	if y := c.now().Year(); y < EarliestYear {
+		return fmt.Sprintf("the clock reads the year %d", y)
+	}
+	if c.Trusted {
+		return ""
 	}
 	marker := c.Marker
 	if marker == "" {
@@ -54,14 +77,27 @@ func (c Checker) Synced() bool {
 	}
 	if marker != "-" {
 		if _, err := os.Stat(marker); err == nil {
-			return true
+			return ""
 		}
 	}
 	status, state, err := c.kernel()
-	if err != nil {
-		return false
+	if err == nil && status&unix.STA_UNSYNC == 0 && state != unix.TIME_ERROR {
+		return ""
 	}
-	return status&unix.STA_UNSYNC == 0 && state != unix.TIME_ERROR
+	rtc := c.RTC
+	if rtc == "" {
+		rtc = RTCFile
+	}
+	if rtc != "-" {
+		if data, err := os.ReadFile(rtc); err == nil && strings.TrimSpace(string(data)) == "1" {
+			return ""
+		}
+	}
+	kernel := "the kernel says no NTP daemon has synchronised the clock"
+	if err != nil {
+		kernel = "the kernel's clock status cannot be read (" + err.Error() + ")"
+	}
+	return kernel + ", systemd-timesyncd has not marked it synchronised (" + marker + "), and no hardware clock set it at boot"
 }
 
 func (c Checker) now() time.Time {

@@ -11,7 +11,9 @@ import (
 	"hash/fnv"
 	"io"
 	"log/slog"
+	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -66,6 +68,14 @@ func (p *Periph) SPI(name string) (spi.PortCloser, error) {
 	if err := p.init(); err != nil {
 		return nil, err
 	}
+	var present, aliases []string
+	for _, r := range spireg.All() {
+		present = append(present, r.Name)
+		aliases = append(append(aliases, r.Aliases...), strconv.Itoa(r.Number))
+	}
+	if fault := busMissing("SPI port", name, present, aliases, "is SPI enabled: dtparam=spi=on, dtoverlay=spi1-1cs for SPI1?"); fault != nil {
+		return nil, fault
+	}
 	port, err := spireg.Open(name)
 	if err != nil {
 		return nil, fmt.Errorf("SPI port %s: %w (is SPI enabled: dtparam=spi=on, dtoverlay=spi1-1cs for SPI1?)", name, err)
@@ -73,9 +83,33 @@ func (p *Periph) SPI(name string) (spi.PortCloser, error) {
 	return port, nil
 }
 
+// busMissing is the fault of opening the bus name (an "SPI port", an "I²C
+// bus") when the host has only the buses present, also known by aliases
+// (their other names and numbers): nil if it is among them.
+// It says so in boardd's words, with hint, instead of the registry's own
+// ("did you forget to call Init()?", a note to periph's programmers that
+// says nothing to a board's owner: Init was called).
+func busMissing(kind, name string, present, aliases []string, hint string) error {
+	if slices.Contains(present, name) || slices.Contains(aliases, name) {
+		return nil
+	}
+	if len(present) == 0 {
+		return fmt.Errorf("%s %s: this machine has none (not a Raspberry Pi, or the bus is off: %s)", kind, name, hint)
+	}
+	return fmt.Errorf("%s %s: not on this machine, which has %s (%s)", kind, name, strings.Join(present, ", "), hint)
+}
+
 func (p *Periph) I2C(name string) (i2c.BusCloser, error) {
 	if err := p.init(); err != nil {
 		return nil, err
+	}
+	var present, aliases []string
+	for _, r := range i2creg.All() {
+		present = append(present, r.Name)
+		aliases = append(append(aliases, r.Aliases...), strconv.Itoa(r.Number))
+	}
+	if fault := busMissing("I²C bus", name, present, aliases, "is I²C enabled: dtparam=i2c_arm=on?"); fault != nil {
+		return nil, fault
 	}
 	bus, err := i2creg.Open(name)
 	if err != nil {

@@ -89,12 +89,11 @@ func runReplay(ctx context.Context, env *environment, args []string) int {
 	}
 	opts := game.Options{Laws: *laws, Tournament: *tournament, Odds: *odds, TimeControl: *timeControl, ClockAtFirstInput: true, Logger: logger}
 	openCal := func(path string) (game.AnalogClassifier, error) { return openTraceCalibration(path, logger) }
-	if *calPath != "" {
-		if opts.Analog, err = openCal(*calPath); err != nil {
-			fmt.Fprintf(env.stderr, "boardd: --calibration: %v\n", err)
-			return 2
-		}
-	} else {
+	switch *calPath {
+	case "none":
+		// The levels are not read: the occupancy recorded with them is
+		// replayed (game.Replay warns once it meets analogue frames).
+	case "":
 		dir := "."
 		if *tracePath != "-" {
 			dir = filepath.Dir(*tracePath)
@@ -103,7 +102,19 @@ func runReplay(ctx context.Context, env *environment, args []string) int {
 			if !filepath.IsAbs(name) {
 				name = filepath.Join(dir, name)
 			}
-			return openCal(name)
+			c, err := openCal(name)
+			if errors.Is(err, calibration.ErrMissing) {
+				// A trace copied without its calibration is still replayed,
+				// from the occupancy recorded with the levels.
+				logger.Warn("the calibration the trace names is not there: its levels are not read (give --calibration FILE to read them, or --calibration none to say so)", "calibration", name)
+				return nil, nil
+			}
+			return c, err
+		}
+	default:
+		if opts.Analog, err = openCal(*calPath); err != nil {
+			fmt.Fprintf(env.stderr, "boardd: --calibration: %v\n", err)
+			return 2
 		}
 	}
 	out := bufio.NewWriterSize(env.stdout, 64*1024)
@@ -164,13 +175,13 @@ func applyDirectives(fs *flag.FlagSet, d trace.Directives) error {
 }
 
 // openTraceCalibration reads the calibration file at path for the analogue
-// frames of a replay. A calibration boardd run would refuse for play (a
+// frames of a replay; a missing file is calibration.ErrMissing. A calibration boardd run would refuse for play (a
 // square without a working sensor) is used all the same, with a warning:
 // a replay is where such a board is looked into.
 func openTraceCalibration(path string, log *slog.Logger) (game.AnalogClassifier, error) {
 	cal, err := calibration.LoadAny(path)
 	if errors.Is(err, calibration.ErrMissing) {
-		return nil, fmt.Errorf("%s: no such file", path)
+		return nil, fmt.Errorf("%s: no such file: %w", path, err)
 	}
 	if err != nil {
 		return nil, err

@@ -17,17 +17,18 @@ func runDaemon(ctx context.Context, env *environment, args []string) int {
 		about: "Runs one board: it reads the configuration (the flags over it), restores the game in progress from the journal in the state directory or begins one, and serves the console, where the arbiter rules and, on a simulated board, the page is the board. It runs until interrupted (Ctrl-C, SIGTERM); the journal keeps the game across restarts and power cuts.\n\n" +
 			"With no configuration file and no --sensor, the board is simulated: open the console's address in a browser and play by clicking. The arbiter token is made at the first start and shown once in the log as a link.",
 		groups: []flagGroup{
-			{"The game", []string{"laws", "time-control", "tournament", "odds"}},
+			{"The game", []string{"laws", "time-control", "tournament", "odds", "new-game"}},
 			{"The board", []string{"config", "sensor", "led", "input"}},
 			{"The console and the hall", []string{"listen", "tls-cert", "tls-key", "hall", "board-id"}},
 			{"Chess apps", []string{"emulate"}},
-			{"State and logs", []string{"state-dir", "archive-cap", "log-level"}},
+			{"State and logs", []string{"state-dir", "archive-cap", "log-level", "trust-clock"}},
 			{"Playing the computer", []string{"engine", "engine-side", "engine-elo", "engine-skill", "engine-limit", "engine-book", "engine-clock"}},
 			{"Playing online (lichess)", []string{"lichess", "lichess-seek", "lichess-rated", "lichess-color", "lichess-accept"}},
 		},
 		examples: []string{
 			"boardd run                          # a simulated board: open http://127.0.0.1:8080",
 			"boardd run --laws sarratt1808       # under Sarratt's laws of 1808",
+			"boardd run --laws nycc --new-game   # archive the saved game and begin one under the NYCC code",
 			"boardd run --time-control 300+2     # five minutes and two seconds a move",
 			"boardd run --sensor serial:/dev/ttyACM0 --led serial:/dev/ttyACM0",
 			"boardd run --listen 0.0.0.0:8443 --tls-cert /etc/boardd/console.pem --tls-key /etc/boardd/console.key   # the console for the club's network, over HTTPS",
@@ -49,11 +50,13 @@ func runDaemon(ctx context.Context, env *environment, args []string) int {
 	fs.StringVar(&o.TLSKey, "tls-key", "", "the private key of --tls-cert (PEM)")
 	fs.StringVar(&o.Sensor, "sensor", "", "sensor driver: sim, none, serial:SPEC, hc165, mcp23017, matrix, mcp3008 or mcp3208 (default from the config, else sim)")
 	fs.StringVar(&o.LED, "led", "", "LED driver: none, sim, serial:SPEC, ws2812, sk6812, apa102, max7219 or ht16k33 (default from the config, else none)")
-	fs.StringVar(&o.Hall, "hall", "", "club hall broker, mqtt://host:port (default: no hall)")
+	fs.StringVar(&o.Hall, "hall", "", "club hall broker: mqtts://host for TLS (port 8883 unless given), or mqtt://host (1883) (default: no hall)")
 	fs.StringVar(&o.BoardID, "board-id", "", "this board's id in the hall (default the host name)")
 	fs.StringVar(&o.TimeControl, "time-control", "", "time control: "+clock.Syntax+" (default: no clock)")
 	fs.BoolVar(&o.Tournament, "tournament", false, "tournament mode: the arbiter exacts every penalty, nobody may waive one")
 	fs.StringVar(&o.Odds, "odds", "", "a game at odds: the men given (squares, or pawn, knight, rook, queen, pawn-and-move), comma-separated; add 'move' to give the move too")
+	fs.BoolVar(&o.NewGame, "new-game", false, "archive the saved game in progress, unfinished, and begin a new game under the rules asked for (without it a saved game goes on under its own rules, and is refused if --laws, --time-control, --odds or --tournament ask for others)")
+	fs.BoolVar(&o.TrustClock, "trust-clock", false, "date games by the wall clock even when no NTP daemon says it is synchronised (a PC, a VM or a container whose clock is set; also BOARDD_TRUST_CLOCK=1); by default a game is dated ????.??.?? until NTP, systemd-timesyncd or a hardware clock has set the clock")
 	fs.StringVar(&o.LogLevel, "log-level", "", "log level: debug, info, warn or error (default from the config, else info)")
 	fs.StringVar(&o.Input, "input", "", "play trace lines into the board from FILE, a FIFO, or - for standard input (a rig, a demonstration)")
 	fs.StringVar(&o.ArchiveCap, "archive-cap", "", "disk space for finished games, e.g. 64MiB (default 64MiB)")
