@@ -10,157 +10,72 @@ import (
 	"github.com/boardd/boardd/report"
 )
 
-// touchMoveViolation checks the move against the men the mover touched and
-// any obligation a penalty imposed. It returns the irregularity, or nil.
+// touchMoveViolation checks a legal move against what binds its player:
+// an obligation an earlier ruling imposed (obligationBroken), else the men
+// he touched this turn, of which fide2023 binds the first that can be moved
+// or taken (4.3.1-4.3.3, 4.4.1, 4.4.2: firstTouchedViolation) and the old
+// codes every one (sarratt1808:7, philidor1825:V, nycc:X, nycc:XI,
+// hastings1895:IV: everyTouchedViolation). Touches do not bind while the
+// mover is exempt from touch-move (checkExempt) or misled by a false check.
+// It returns the irregularity, or nil.
 func (g *Game) touchMoveViolation(rd *gesture.Reading) *decision {
-	a := g.cur
-	pos := &a.Position
-	side := rd.Mover
-	m := rd.Move
-	honoured := func(sq board.Square) bool {
-		if sq == m.From || sq == m.To {
-			return true
-		}
-		if pos.IsEnPassant(m) && sq == board.EnPassantVictim(m) {
-			return true
-		}
-		if pos.IsCastling(m) {
-			rf, _ := board.CastlingRook(m.From, m.To)
-			return sq == rf
-		}
-		return false
-	}
-	newDecision := func(law report.Law, touched, adverse board.Square, ids []report.OptionID) *decision {
-		next := pos.Apply(m)
-		prov, err := g.analyses.Analyse(next)
-		if err != nil {
-			prov = a
-		}
-		r, _ := g.laws.Rule(report.KindTouchMove)
-		if law == "" {
-			law = r.Law
-		}
-		d := &decision{kind: report.KindTouchMove, law: law, offender: side, chooser: r.Chooser, reading: rd, before: a, provisional: prov, touched: touched, adverse: adverse}
-		d.options = g.feasible(d, g.filter(ids))
-		return d
-	}
-	// An obligation imposed by an earlier ruling.
-	if ob := g.imposed; ob != nil && ob.side == side {
-		ok := true
-		switch ob.what {
-		case report.OptKing:
-			ok = pos.Men[m.From].Kind() == board.King && !(ob.noCastle && pos.IsCastling(m))
-		case report.OptMoveTouched, report.OptMoveTaken, report.OptRook:
-			ok = m.From == ob.square
-		case report.OptTakeTouched:
-			ok = m.To == ob.square || (pos.IsEnPassant(m) && board.EnPassantVictim(m) == ob.square)
-		case report.OptCastle:
-			ok = pos.IsCastling(m)
-		}
-		if !ok {
-			return newDecision(ob.law, ob.square, ob.square, []report.OptionID{report.OptStand, ob.what})
-		}
-		return nil
+	if ob := g.imposed; ob != nil && ob.side == rd.Mover {
+		return g.obligationBroken(rd, ob)
 	}
 	var orderBuf, ownBuf, adverseBuf [64]board.Square
 	order, own, adverse := touchedMen(rd, orderBuf[:0], ownBuf[:0], adverseBuf[:0])
-	if len(order) == 0 || g.checkExempt() || g.misledByFalseCheck(side) {
+	if len(order) == 0 || g.checkExempt() || g.misledByFalseCheck(rd.Mover) {
 		return nil
 	}
-	canMove := func(sq board.Square) bool { return len(a.MovesFrom(sq)) > 0 }
+	men := touchedSet{order: order, own: own, adverse: adverse}
 	if g.laws.FirstTouchedBinds {
-		// fide2023:4.4.1: the king touched, then a rook of its own: the
-		// player must castle on that side if it is legal.
-		if k := pos.KingSquare(side); len(order) >= 2 && order[0] == k {
-			for _, sq := range order[1:] {
-				if pos.Men[sq] != board.NewMan(side, board.Rook) {
-					continue
-				}
-				for _, lm := range a.MovesFrom(k) {
-					if !pos.IsCastling(lm) {
-						continue
-					}
-					if rf, _ := board.CastlingRook(lm.From, lm.To); rf == sq && m != lm {
-						return newDecision(g.laws.FirstTouched.KingThenRook, k, board.NoSquare, []report.OptionID{report.OptStand, report.OptCastle})
-					}
-				}
-			}
-		}
-		// fide2023:4.4.2: rook touched before the king: no castling that side.
-		if pos.IsCastling(m) {
-			rf, _ := board.CastlingRook(m.From, m.To)
-			for _, sq := range order {
-				if sq == m.From {
-					break
-				}
-				if sq == rf {
-					return newDecision(g.laws.FirstTouched.RookFirst, rf, board.NoSquare, []report.OptionID{report.OptStand, report.OptRook})
-				}
-			}
-		}
-		// fide2023:4.3.3: men of both colours touched: the first touched
-		// adverse man must be taken with the first touched own man, if that
-		// is legal; otherwise the first touched man that can be moved or
-		// taken binds, as below.
-		if len(own) > 0 && len(adverse) > 0 {
-			for _, lm := range a.Moves {
-				if lm.From == own[0] && (lm.To == adverse[0] || pos.IsEnPassant(lm) && board.EnPassantVictim(lm) == adverse[0]) {
-					if m.From == own[0] && honoured(adverse[0]) {
-						return nil
-					}
-					return newDecision(g.laws.FirstTouched.Both, own[0], adverse[0], []report.OptionID{report.OptStand, report.OptTakeTouched})
-				}
-			}
-		}
-		for _, sq := range order {
-			isOwn := contains(own, sq)
-			if isOwn && canMove(sq) || !isOwn && capturable(a, sq) {
-				if honoured(sq) {
-					return nil
-				}
-				if isOwn {
-					return newDecision(g.laws.FirstTouched.Own, sq, board.NoSquare, []report.OptionID{report.OptStand, report.OptMoveTouched})
-				}
-				return newDecision(g.laws.FirstTouched.Adverse, sq, sq, []report.OptionID{report.OptStand, report.OptTakeTouched})
-			}
-		}
-		return nil // fide2023:4.5: nothing touched can be moved or taken
+		return g.firstTouchedViolation(rd, men)
 	}
-	// The historical codes: every touched man binds; the adversary elects.
-	// Only nycc:XI lets him require a king move instead when several men
-	// were touched.
-	plural := len(order) > 1 && g.laws.KingForSeveralTouched
-	var unhonoured []board.Square
-	for _, sq := range own {
-		if canMove(sq) && !honoured(sq) {
-			unhonoured = append(unhonoured, sq)
-		}
+	return g.everyTouchedViolation(rd, men)
+}
+
+// touchedSet is the men a player touched this turn, each once (see
+// touchedMen): all of them in the order touched, his own, and the
+// adversary's.
+type touchedSet struct {
+	order, own, adverse []board.Square
+}
+
+// touchHonoured reports whether move m, made in pos, honours the touch of
+// the man on sq: it moves that man, takes it (en passant included), or,
+// castling, moves the rook it castles with.
+func touchHonoured(pos *board.Position, m board.Move, sq board.Square) bool {
+	if sq == m.From || sq == m.To {
+		return true
 	}
-	if len(unhonoured) > 0 {
-		ids := []report.OptionID{report.OptStand, report.OptMoveTouched}
-		if plural {
-			ids = append(ids, report.OptKing)
-		}
-		d := newDecision("", unhonoured[0], board.NoSquare, ids)
-		// Several men bind: the adversary elects which must move
-		// (nycc:XI, hastings1895:IV), one option for each.
-		for _, sq := range unhonoured[1:] {
-			if sqs, ok := g.manSquares(a, side, sq); ok {
-				d.options = append(d.options, report.Option{ID: report.MoveTouchedOn(sq.String()), Squares: squareNames(sqs)})
-			}
-		}
-		return d
+	if pos.IsEnPassant(m) && sq == board.EnPassantVictim(m) {
+		return true
 	}
-	for _, sq := range adverse {
-		if capturable(a, sq) && !(m.To == sq || honoured(sq) && sq != m.From) {
-			ids := []report.OptionID{report.OptStand, report.OptTakeTouched}
-			if plural {
-				ids = append(ids, report.OptKing)
-			}
-			return newDecision(g.laws.AdverseTouchLaw, board.NoSquare, sq, ids)
-		}
+	if pos.IsCastling(m) {
+		rf, _ := board.CastlingRook(m.From, m.To)
+		return sq == rf
 	}
-	return nil
+	return false
+}
+
+// touchMoveDecision is the touch-move irregularity of the move read as rd,
+// under law (the law-set's touch-move law when empty), with the man touched
+// or the adverse man to take, and those of the options ids that can be
+// carried out in the position before the move.
+func (g *Game) touchMoveDecision(rd *gesture.Reading, law report.Law, touched, adverse board.Square, ids []report.OptionID) *decision {
+	a := g.cur
+	next := a.Position.Apply(rd.Move)
+	prov, err := g.analyses.Analyse(next)
+	if err != nil {
+		prov = a
+	}
+	r, _ := g.laws.Rule(report.KindTouchMove)
+	if law == "" {
+		law = r.Law
+	}
+	d := &decision{kind: report.KindTouchMove, law: law, offender: rd.Mover, chooser: r.Chooser, reading: rd, before: a, provisional: prov, touched: touched, adverse: adverse}
+	d.options = g.feasible(d, g.filter(ids))
+	return d
 }
 
 // touchedMen appends to order, own and adverse the men the mover touched
