@@ -4,6 +4,9 @@
 package arbiter
 
 import (
+	"fmt"
+	"time"
+
 	"github.com/boardd/boardd/board"
 	"github.com/boardd/boardd/gesture"
 	"github.com/boardd/boardd/report"
@@ -28,4 +31,15 @@ func (g *Game) onPromote(gs gesture.Gesture) {
 	if d := g.pending; d != nil && d.kind == report.KindBadPromotion && gs.Side == d.offender {
 		g.apply(gs.T, report.OptionID("promote-"+string(gs.Piece.Letter())), party(gs.Side))
 	}
+}
+
+// namePromotion records the promotion the offender named for a pawn set on
+// the last rank without its new man (hastings1895:X: the move is not
+// complete until it is named).
+func (g *Game) namePromotion(t time.Duration, d *decision, option report.OptionID) {
+	rd := *d.reading
+	rd.Move.Promo, _ = board.ParsePromotion(string(option[len(option)-1:]))
+	g.record(t, &rd, d.before, true)
+	g.comment(fmt.Sprintf("%s, %s: promotion named %s", d.kind, d.law, rd.Move.Promo))
+	g.afterMove(t)
 }

@@ -38,74 +38,108 @@ func (g *Game) Choose(t time.Duration, option report.OptionID, side report.Party
 	return nil
 }
 
-// apply carries out a chosen option.
+// apply carries out a chosen option: on an irregularity reported before
+// any move (applyBeforeMove), on moves already recorded (applyToRecorded),
+// or on the offending move just made (applyToMove).
 func (g *Game) apply(t time.Duration, option report.OptionID, by report.Party) {
 	d := g.pending
 	g.pending = nil
 	g.emit(report.Report{Type: report.Ruling, T: t, Option: option, By: by, Law: d.law})
-	if d.pre {
-		g.comment(g.takenBackNote(d, option, by))
-		if option == report.OptStand {
-			g.imposed = nil
-		}
-		return
+	switch {
+	case d.pre:
+		g.applyBeforeMove(d, option, by)
+	case d.recorded:
+		g.applyToRecorded(t, d, option, by)
+	default:
+		g.applyToMove(t, d, option, by)
 	}
-	side := d.offender
-	if d.recorded {
-		switch option {
-		case report.OptStand:
-			g.comment(fmt.Sprintf("%s, %s: %s by %s", d.kind, d.law, report.OptStand, by))
-		case report.OptPlaceForgotten:
-			placed := g.placeForgotten()
-			g.comment(fmt.Sprintf("%s, %s: the forgotten man set in its place by %s; position %s", d.kind, d.law, by, placed.Position.FEN()))
-			// No move leads there: the PGN goes on from the position.
-			resume := placed.Position
-			if n := len(g.moves); n > 0 {
-				g.moves[n-1].resume = &resume
-			} else {
-				g.startResume = &resume
-			}
-			g.restoreTo(t, placed, nil)
-		case report.OptAnnul:
-			g.annulled++
-			g.startAt = d.restart
-			g.annul(d.restart, fmt.Sprintf("%s, %s: game annulled by %s", d.kind, d.law, by))
-			g.exp = gesture.Expectation{Mode: gesture.Restore, Analysis: d.restart}
-		case report.OptRecall:
-			keep := d.recallTo
-			recalled := len(g.moves) - keep
-			g.dropMoves(keep)
-			// The note goes on the move that stays: the one the recall
-			// returns to.
-			g.comment(fmt.Sprintf("%s, %s: %d %s recalled by %s", d.kind, d.law, recalled, plural(recalled, "move", "moves"), by))
-			g.seen.truncate(keep + 1)
-			g.restoreTo(t, d.before, nil)
-		}
-		return
+}
+
+// applyBeforeMove rules on an irregularity reported before any move (a man
+// touched that can neither move nor be taken: sarratt1808:17, nycc:XI,
+// hastings1895:IV; the clock pressed without a move): the note goes in the
+// PGN, and the obligation imposed with the report stays unless the penalty
+// is waived.
+func (g *Game) applyBeforeMove(d *decision, option report.OptionID, by report.Party) {
+	g.comment(g.takenBackNote(d, option, by))
+	if option == report.OptStand {
+		g.imposed = nil
 	}
+}
+
+// applyToRecorded rules on moves already recorded when the irregularity
+// came to light (a check announced late or falsely, a man forgotten, a
+// set-up found wrong): they stand, the forgotten man is set in its place
+// (sarratt1808:3, philidor1825:III), the game is annulled (sarratt1808:2,
+// nycc:IX), or moves are recalled (nycc:IV).
+func (g *Game) applyToRecorded(t time.Duration, d *decision, option report.OptionID, by report.Party) {
+	switch option {
+	case report.OptStand:
+		g.comment(fmt.Sprintf("%s, %s: %s by %s", d.kind, d.law, report.OptStand, by))
+	case report.OptPlaceForgotten:
+		placed := g.placeForgotten()
+		g.comment(fmt.Sprintf("%s, %s: the forgotten man set in its place by %s; position %s", d.kind, d.law, by, placed.Position.FEN()))
+		// No move leads there: the PGN goes on from the position.
+		resume := placed.Position
+		if n := len(g.moves); n > 0 {
+			g.moves[n-1].resume = &resume
+		} else {
+			g.startResume = &resume
+		}
+		g.restoreTo(t, placed, nil)
+	case report.OptAnnul:
+		g.annulled++
+		g.startAt = d.restart
+		g.annul(d.restart, fmt.Sprintf("%s, %s: game annulled by %s", d.kind, d.law, by))
+		g.exp = gesture.Expectation{Mode: gesture.Restore, Analysis: d.restart}
+	case report.OptRecall:
+		keep := d.recallTo
+		recalled := len(g.moves) - keep
+		g.dropMoves(keep)
+		// The note goes on the move that stays: the one the recall
+		// returns to.
+		g.comment(fmt.Sprintf("%s, %s: %d %s recalled by %s", d.kind, d.law, recalled, plural(recalled, "move", "moves"), by))
+		g.seen.truncate(keep + 1)
+		g.restoreTo(t, d.before, nil)
+	}
+}
+
+// applyToMove rules on the offending move just made: it stands, the second
+// of two moves made running stands alone (nycc:XIV), the promotion is
+// named (hastings1895:X), the game is annulled, or the move is taken back
+// with a penalty (takeBack).
+func (g *Game) applyToMove(t time.Duration, d *decision, option report.OptionID, by report.Party) {
 	switch option {
 	case report.OptStand, report.OptKeepAll:
 		g.stand(t, d, by)
-		return
 	case report.OptKeepSecond:
 		g.keepSecond(t, d, by)
-		return
 	case report.OptPromoteQ, report.OptPromoteR, report.OptPromoteB, report.OptPromoteN:
-		rd := *d.reading
-		rd.Move.Promo, _ = board.ParsePromotion(string(option[len(option)-1:]))
-		g.record(t, &rd, d.before, true)
-		g.comment(fmt.Sprintf("%s, %s: promotion named %s", d.kind, d.law, rd.Move.Promo))
-		g.afterMove(t)
-		return
+		g.namePromotion(t, d, option)
 	case report.OptAnnul:
-		g.annulled++
-		note := g.annulNote(fmt.Sprintf("%s, %s: game annulled by %s", d.kind, d.law, by))
-		g.restoreTo(t, g.startAt, nil)
-		g.moves = nil
-		g.notes, g.startResume = []string{note}, nil
-		g.seen.reset(g.startAt.Position.Key())
-		return
+		g.annulAfterMove(t, d, by)
+	default:
+		g.takeBack(t, d, option, by)
 	}
+}
+
+// annulAfterMove annuls the game on the offending move: the board is
+// guided back to the position the game started from, and the note, with
+// the moves it voids, goes before the first move.
+func (g *Game) annulAfterMove(t time.Duration, d *decision, by report.Party) {
+	g.annulled++
+	note := g.annulNote(fmt.Sprintf("%s, %s: game annulled by %s", d.kind, d.law, by))
+	g.restoreTo(t, g.startAt, nil)
+	g.moves = nil
+	g.notes, g.startResume = []string{note}, nil
+	g.seen.reset(g.startAt.Position.Key())
+}
+
+// takeBack takes the offending move back (with the first of two moves made
+// running where the penalty recalls both: nycc:XIV) and guides the board
+// to the position before it, where the option's penalty binds the
+// offender's next move (penaltyObligation).
+func (g *Game) takeBack(t time.Duration, d *decision, option report.OptionID, by report.Party) {
 	target := d.before
 	_, elected := option.TouchedSquare()
 	if (option == report.OptRecall || option == report.OptKing || elected) && d.recallsBoth() {
@@ -116,45 +150,44 @@ func (g *Game) apply(t time.Duration, option report.OptionID, by report.Party) {
 	// The offending move does not stand: the note goes on the move kept
 	// last, or before the first move.
 	g.comment(g.takenBackNote(d, option, by))
-	var ob *obligation
-	if name, ok := option.TouchedSquare(); ok {
-		if sq, err := board.ParseSquare(name); err == nil {
-			ob = &obligation{side: side, what: report.OptMoveTouched, square: sq, law: d.law}
-		}
-	}
+	g.restoreTo(t, target, g.penaltyObligation(d, option, target))
+}
+
+// penaltyObligation is what option, the move taken back to target, obliges
+// the offender to do with his next move: move the man touched or moved
+// (sarratt1808:13, nycc:XII), one the adversary elected (nycc:XI,
+// hastings1895:IV), or the own man taken (sarratt1808:12); take the adverse
+// man (sarratt1808:10); move the king (sarratt1808:17, philidor1825:VI) or
+// the rook (sarratt1808:16); castle (nycc:XII); or, after an illegal move,
+// replace it as fide2023:7.5.1 says (replacementObligation). It is nil
+// where the option obliges nothing.
+func (g *Game) penaltyObligation(d *decision, option report.OptionID, target *board.Analysis) *obligation {
+	side := d.offender
 	switch option {
 	case report.OptMoveTouched:
-		ob = &obligation{side: side, what: report.OptMoveTouched, square: d.touched, law: d.law}
+		return &obligation{side: side, what: report.OptMoveTouched, square: d.touched, law: d.law}
 	case report.OptMoveTaken:
-		ob = &obligation{side: side, what: report.OptMoveTouched, square: d.taken, law: d.law}
+		return &obligation{side: side, what: report.OptMoveTouched, square: d.taken, law: d.law}
 	case report.OptTakeTouched:
-		ob = &obligation{side: side, what: report.OptTakeTouched, square: d.adverse, law: d.law}
+		return &obligation{side: side, what: report.OptTakeTouched, square: d.adverse, law: d.law}
 	case report.OptKing:
-		ob = &obligation{side: side, what: report.OptKing, noCastle: g.laws.KingPenaltyNoCastling, law: d.law, square: target.Position.KingSquare(side)}
+		return &obligation{side: side, what: report.OptKing, noCastle: g.laws.KingPenaltyNoCastling, law: d.law, square: target.Position.KingSquare(side)}
 	case report.OptRook:
-		sqs, _ := g.rookSquares(target, side, d)
-		if len(sqs) > 0 {
-			ob = &obligation{side: side, what: report.OptMoveTouched, square: sqs[0], law: d.law}
+		if sqs, _ := g.rookSquares(target, side, d); len(sqs) > 0 {
+			return &obligation{side: side, what: report.OptMoveTouched, square: sqs[0], law: d.law}
 		}
+		return nil
 	case report.OptCastle:
-		ob = &obligation{side: side, what: report.OptCastle, law: d.law, square: target.Position.KingSquare(side)}
+		return &obligation{side: side, what: report.OptCastle, law: d.law, square: target.Position.KingSquare(side)}
 	case report.OptRestore:
-		// fide2023:7.5.1: the replacement move is bound by 4.3 and 4.7: the
-		// man moved must be moved (the king, after a false castling: 4.4.3).
-		sq := d.touched
-		if d.kind == report.KindFalseCastling {
-			sq = target.Position.KingSquare(side)
-		}
-		switch {
-		case d.kind == report.KindMovedAdverse && target.Position.Turn == side && capturable(target, d.adverse):
-			ob = &obligation{side: side, what: report.OptTakeTouched, square: d.adverse, law: g.laws.FirstTouched.Adverse}
-		case d.kind == report.KindFalseCastling && target.Position.Turn == side && len(target.MovesFrom(sq)) > 0:
-			ob = &obligation{side: side, what: report.OptMoveTouched, square: sq, law: g.laws.FirstTouched.Own}
-		case d.kind != report.KindSuccessive && d.kind != report.KindMovedAdverse && d.kind != report.KindFalseCastling && target.Position.Turn == side:
-			ob = g.firstTouchedBinding(d, target)
+		return g.replacementObligation(d, target)
+	}
+	if name, ok := option.TouchedSquare(); ok {
+		if sq, err := board.ParseSquare(name); err == nil {
+			return &obligation{side: side, what: report.OptMoveTouched, square: sq, law: d.law}
 		}
 	}
-	g.restoreTo(t, target, ob)
+	return nil
 }
 
 // stand lets the offending move remain.

@@ -111,6 +111,35 @@ func firstBindingMan(a *board.Analysis, men touchedSet) (sq board.Square, own, b
 	return board.NoSquare, false, false
 }
 
+// replacementObligation is the obligation fide2023:7.5.1 puts on the move
+// that replaces an illegal one, by 4.3 and 4.7, when the offender is to
+// move in target: after an adverse man moved, that man must be taken if it
+// can be (4.3.2); after a false castling, the king must move if it can
+// (4.4.3, 4.3.1); after any other illegal move but successive moves, the
+// first man touched that can be moved or taken binds
+// (firstTouchedBinding). It is nil where nothing binds.
+func (g *Game) replacementObligation(d *decision, target *board.Analysis) *obligation {
+	side := d.offender
+	if target.Position.Turn != side {
+		return nil
+	}
+	switch d.kind {
+	case report.KindMovedAdverse:
+		if capturable(target, d.adverse) {
+			return &obligation{side: side, what: report.OptTakeTouched, square: d.adverse, law: g.laws.FirstTouched.Adverse}
+		}
+		return nil
+	case report.KindFalseCastling:
+		if k := target.Position.KingSquare(side); len(target.MovesFrom(k)) > 0 {
+			return &obligation{side: side, what: report.OptMoveTouched, square: k, law: g.laws.FirstTouched.Own}
+		}
+		return nil
+	case report.KindSuccessive:
+		return nil
+	}
+	return g.firstTouchedBinding(d, target)
+}
+
 // firstTouchedBinding returns the obligation fide2023:4.3 puts on the move
 // that replaces an illegal one (7.5.1): the first man the player touched
 // that can be moved, or taken if it is the adversary's. The man moved
