@@ -10,14 +10,44 @@ import (
 
 	"github.com/boardd/boardd/board"
 	"github.com/boardd/boardd/gesture"
+	"github.com/boardd/boardd/lawset"
 	"github.com/boardd/boardd/pgn"
 	"github.com/boardd/boardd/report"
 )
 
-// falseMove judges a completed man-move that no legal move explains.
+// falseMove judges a completed man-move that no legal move explains: a
+// false move (sarratt1808:13, philidor1825:VIII, nycc:XII,
+// hastings1895:IV, fide2023:7.5.1), a false capture (sarratt1808:11), an
+// own man taken (sarratt1808:12), a move into check (into_check.go), a
+// false castling (castling.go), a promotion on a wrong square (nycc:XII),
+// successive moves or an adverse man moved (out_of_turn.go). It raises the
+// irregularity with the options of its law that can be carried out, and
+// counts a completed illegal move where the law-set does (fide2023:7.5.5).
 func (g *Game) falseMove(t time.Duration, rd *gesture.Reading) {
 	a := g.cur
-	pos := &a.Position
+	kind, r, taken := g.falseMoveRule(rd)
+	physical := g.positionAfterFalseMove(rd)
+	prov, err := g.analyses.Analyse(physical)
+	if err != nil {
+		prov = a
+	}
+	d := &decision{kind: kind, law: r.Law, offender: rd.Mover, chooser: r.Chooser, reading: rd, before: a, provisional: prov, touched: rd.Move.From, adverse: taken}
+	g.noteMenConcerned(d)
+	g.offerFalseMoveOptions(d, r.Options, r.KingFallback, &physical)
+	g.raise(t, d)
+	if g.laws.IllegalMoveLaw != "" && !g.uncompleted(rd) {
+		g.countIllegal(t, rd.Mover)
+	}
+}
+
+// falseMoveRule returns the irregularity a false move read as rd makes, the
+// rule that judges it, and the adverse man it took, if any. A false move
+// that takes an adverse man is a false capture where the law-set has a rule
+// for one (sarratt1808:11, hastings1895:IV); a move into check by the side
+// to move follows intoCheckRule; a pawn promoted on a wrong square is a bad
+// promotion where the law-set says so (nycc:XII).
+func (g *Game) falseMoveRule(rd *gesture.Reading) (report.Kind, lawset.Rule, board.Square) {
+	pos := &g.cur.Position
 	kind := rd.False
 	ruleKind := kind
 	taken := rd.Move.To // the adverse man the false move took, if any
@@ -33,48 +63,71 @@ func (g *Game) falseMove(t time.Duration, rd *gesture.Reading) {
 	if !ok {
 		r, _ = g.laws.Rule(report.KindFalseMove)
 	}
-	offender := rd.Mover
-	if kind == report.KindMovedIntoCheck && offender == pos.Turn {
+	if kind == report.KindMovedIntoCheck && rd.Mover == pos.Turn {
 		r = g.intoCheckRule(r, rd)
 	}
-	if pr := g.laws.PromotionOnWrongSquare; pr != nil && offender == pos.Turn && promotesOffTarget(pos, rd.Move) {
+	if pr := g.laws.PromotionOnWrongSquare; pr != nil && rd.Mover == pos.Turn && promotesOffTarget(pos, rd.Move) {
 		kind, r = report.KindBadPromotion, *pr
 	}
-	physical := a.Position
+	return kind, r, taken
+}
+
+// positionAfterFalseMove is the position as the men stand after the false
+// move read as rd, the adversary to move. A false move by the side to move
+// counts as his move (its counters, and the castling rights the move would
+// have left, less those whose king or rook no longer stands at home).
+func (g *Game) positionAfterFalseMove(rd *gesture.Reading) board.Position {
+	pos := &g.cur.Position
+	physical := *pos
 	physical.Men = rd.After
-	physical.Turn = offender.Other()
-	if offender == pos.Turn {
+	physical.Turn = rd.Mover.Other()
+	if rd.Mover == pos.Turn {
 		physical.FullMove, physical.HalfMoves = pos.FullMove, pos.HalfMoves
 		after := pos.Apply(rd.Move)
 		physical.Castling, physical.EnPassant, physical.HalfMoves, physical.FullMove = after.Castling, board.NoSquare, after.HalfMoves, after.FullMove
 		physical.Castling &= castlingStillPossible(&physical)
 	}
-	prov, err := g.analyses.Analyse(physical)
-	if err != nil {
-		prov = a
-	}
-	d := &decision{kind: kind, law: r.Law, offender: offender, chooser: r.Chooser, reading: rd, before: a, provisional: prov, touched: rd.Move.From, adverse: taken}
-	if kind == report.KindMovedAdverse {
+	return physical
+}
+
+// noteMenConcerned notes on d the men its penalties may fall on besides
+// the man moved: the adverse man moved (sarratt1808:10), the own man taken
+// (sarratt1808:12), the position before the first of two moves made
+// running (nycc:XIV, philidor1825:VIII), the castling attempted
+// (sarratt1808:16).
+func (g *Game) noteMenConcerned(d *decision) {
+	rd := d.reading
+	switch {
+	case d.kind == report.KindMovedAdverse:
 		d.adverse = rd.Move.From
-	}
-	if kind == report.KindOwnCapture {
+	case d.kind == report.KindOwnCapture:
 		d.taken = rd.Move.To
-	}
-	if kind == report.KindSuccessive && len(g.moves) > 0 {
+	case d.kind == report.KindSuccessive && len(g.moves) > 0:
 		d.beforeFirst = g.analysed(g.moves[len(g.moves)-1].before)
 		d.secondOnly = g.laws.SuccessiveRevokesSecondOnly
 	}
-	if pos.IsCastling(rd.Move) {
+	if d.before.Position.IsCastling(rd.Move) {
 		d.castleKing = rd.Move
 	}
-	ids := g.filter(r.Options)
-	if kind == report.KindSuccessive && len(g.moves) == 0 {
+}
+
+// offerFalseMoveOptions sets d's options: those of its rule (ruleOptions)
+// that can be carried out, the waivers dropped where a king was taken (it
+// can never stand); under the old codes one for each other own man touched
+// (otherTouchedMen); the king only where no other penalty can be exacted,
+// where the rule says so (kingAsFallback); and the recall where nothing
+// else can be carried out, or only a waiver can (philidor1825:VIII "if the
+// irregular move be not revoked in time"). physical is the position as the
+// men stand after the false move.
+func (g *Game) offerFalseMoveOptions(d *decision, ruleOptions []report.OptionID, kingFallback bool, physical *board.Position) {
+	ids := g.filter(ruleOptions)
+	if d.kind == report.KindSuccessive && len(g.moves) == 0 {
 		// A man of the side not to move, moved before any move was made:
 		// a move out of turn, with no first move to keep. Keeping the
 		// first is recalling this one.
 		ids = recallForKeepFirst(ids)
 	}
-	if !bothKings(&physical) {
+	if !bothKings(physical) {
 		// A king cannot be taken: the move can never stand.
 		ids = withoutWaiver(ids)
 	}
@@ -82,7 +135,7 @@ func (g *Game) falseMove(t time.Duration, rd *gesture.Reading) {
 	if slices.Contains(ids, report.OptMoveTouched) && !g.laws.FirstTouchedBinds {
 		d.options = append(d.options, g.otherTouchedMen(d)...)
 	}
-	if r.KingFallback {
+	if kingFallback {
 		d.options = kingAsFallback(d.options)
 	}
 	if onlyWaivers(d.options) && (len(d.options) == 0 || slices.ContainsFunc(ids, func(id report.OptionID) bool { return !isWaiver(id) })) {
@@ -93,10 +146,6 @@ func (g *Game) falseMove(t time.Duration, rd *gesture.Reading) {
 		// (philidor1825:VIII "if the irregular move be not revoked in
 		// time").
 		d.options = append(d.options, recallOption(d))
-	}
-	g.raise(t, d)
-	if g.laws.IllegalMoveLaw != "" && !g.uncompleted(rd) {
-		g.countIllegal(t, offender)
 	}
 }
 

@@ -113,3 +113,38 @@ func TestReplacementObligation(t *testing.T) {
 		})
 	}
 }
+
+// TestSettlePendingBeforeMove checks what becomes of a touch-move choice
+// left open when the offended player moves on: the right lapses and his
+// move is judged, or (tournament mode) the arbiter exacts the penalty and
+// the board goes back, his move with it.
+func TestSettlePendingBeforeMove(t *testing.T) {
+	cases := []struct {
+		name       string
+		tournament bool
+		wantUndone bool
+		wantRuling string
+	}{
+		{name: "the right lapses", wantRuling: "ruling stand by lapse sarratt1808:21"},
+		{name: "the arbiter exacts the penalty", tournament: true, wantUndone: true, wantRuling: "ruling move-touched by arbiter sarratt1808:7"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			h := newHarness(t, "sarratt1808", startWithoutRights, func(o *Options) { o.Tournament = c.tournament })
+			g1, b1 := h.touch("g1"), h.touch("b1")
+			h.move("e2e4", g1, b1)
+			if h.g.pending == nil {
+				t.Fatal("no touch-move pending")
+			}
+			h.lines()
+			reply := readingOf(h.g.Expectation().Analysis, uci(t, "e7e5"))
+			if undone := h.g.settlePendingBeforeMove(h.now(), reply); undone != c.wantUndone {
+				t.Errorf("undone = %v, want %v", undone, c.wantUndone)
+			}
+			if h.g.pending != nil {
+				t.Error("the choice is still pending")
+			}
+			expectLines(t, h.lines(), c.wantRuling)
+		})
+	}
+}
