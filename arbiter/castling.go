@@ -1,5 +1,7 @@
 // Castling: which rights survive a false move, and the squares of the
-// castling and rook penalties.
+// penalties for a false castling (sarratt1808:16, philidor1825:XII,
+// nycc:XII, hastings1895:IX: the king or the rook must move; nycc:XII: or
+// castle; fide2023:4.4.3 binds the king).
 
 package arbiter
 
@@ -27,6 +29,10 @@ func castlingStillPossible(p *board.Position) board.Castling {
 	return keep
 }
 
+// rookSquares returns the squares of the rook penalty (sarratt1808:16,
+// philidor1825:XII, nycc:XII, hastings1895:IX): the rook of the castling
+// attempted, or the rook moved, then where it can go in a; false when
+// there is none or it cannot move.
 func (g *Game) rookSquares(a *board.Analysis, side board.Color, d *decision) ([]board.Square, bool) {
 	rook := board.NoSquare
 	if d.castleKing.From.Valid() && (d.castleKing != board.Move{}) {
@@ -40,6 +46,8 @@ func (g *Game) rookSquares(a *board.Analysis, side board.Color, d *decision) ([]
 	return g.manSquares(a, side, rook)
 }
 
+// castleSquares returns the squares of the castle penalty (nycc:XII): the
+// king's, then those it can castle to in a; false when it cannot castle.
 func (g *Game) castleSquares(a *board.Analysis, side board.Color, d *decision) ([]board.Square, bool) {
 	k := a.Position.KingSquare(side)
 	out := []board.Square{k}

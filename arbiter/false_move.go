@@ -226,6 +226,7 @@ func (g *Game) countIllegal(t time.Duration, offender board.Color) {
 	}
 }
 
+// winFor is the outcome that c wins.
 func winFor(c board.Color) report.Outcome {
 	if c == board.White {
 		return report.WhiteWins

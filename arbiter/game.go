@@ -316,6 +316,8 @@ func (g *Game) announcedTouchEndsRight(gs gesture.Gesture) bool {
 		gs.Side == p.offender.Other() && gs.Side == g.exp.Analysis.Position.Turn && g.result == nil
 }
 
+// capturable reports whether some legal move in a takes the man on sq (en
+// passant included).
 func capturable(a *board.Analysis, sq board.Square) bool {
 	for _, m := range a.Moves {
 		if m.To == sq || (a.Position.IsEnPassant(m) && board.EnPassantVictim(m) == sq) {
@@ -325,6 +327,9 @@ func capturable(a *board.Analysis, sq board.Square) bool {
 	return false
 }
 
+// kingMoves returns where side's king can go in a, castling left out where
+// the king penalty forbids it (nycc:XI, hastings1895:IV); none when it is
+// not side's turn.
 func (g *Game) kingMoves(a *board.Analysis, side board.Color) []board.Square {
 	if side != a.Position.Turn {
 		return nil

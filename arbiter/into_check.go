@@ -1,4 +1,5 @@
-// Moves that leave the mover's own king attacked.
+// Moves that leave the mover's own king attacked (sarratt1808:17 and 13,
+// philidor1825:XV and VIII, nycc:XIII, hastings1895:IV, fide2023:7.5.1).
 
 package arbiter
 

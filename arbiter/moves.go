@@ -12,6 +12,12 @@ import (
 	"github.com/boardd/boardd/report"
 )
 
+// onMove judges a completed man-move once the choice pending, if any, is
+// settled (settlePendingBeforeMove): the remote side's move carried out at
+// the board (carried), a legal move checked against touch-move (legalMove),
+// a move leaving the king in a check nobody called where the law lets it
+// stand (philidor1825:XIII, sarratt1808:18, nycc:IV: recordPhysical), or
+// an irregular one (falseMove).
 func (g *Game) onMove(gs gesture.Gesture) {
 	rd := gs.Reading
 	t := gs.T

@@ -1,5 +1,7 @@
-// A man of the side not to move moved: two moves made running (successive
-// moves) and an adverse man moved.
+// A man of the side not to move moved: two moves made running
+// (sarratt1808:14, philidor1825:VIII, nycc:XIV, hastings1895:differences)
+// and an adverse man moved (sarratt1808:10, philidor1825:VI, nycc:XII,
+// fide2023:7.5.1 with 4.3.2: see replacementObligation).
 
 package arbiter
 
@@ -12,7 +14,9 @@ import (
 	"github.com/boardd/boardd/report"
 )
 
-// recallForKeepFirst returns ids with keep-first read as recall, each once.
+// recallForKeepFirst returns ids with keep-first read as recall, each once:
+// a man of the side not to move moved before any move was made has no first
+// move to keep (sarratt1808:14, hastings1895:differences).
 func recallForKeepFirst(ids []report.OptionID) []report.OptionID {
 	var out []report.OptionID
 	for _, id := range ids {

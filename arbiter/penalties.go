@@ -90,6 +90,7 @@ func (g *Game) feasibleOptions(d *decision, ids []report.OptionID) []report.Opti
 	return out
 }
 
+// validSquares returns the squares of sqs that are squares of the board.
 func validSquares(sqs ...board.Square) []board.Square {
 	var out []board.Square
 	for _, s := range sqs {
@@ -100,6 +101,9 @@ func validSquares(sqs ...board.Square) []board.Square {
 	return out
 }
 
+// manSquares returns the squares of a penalty that makes side move the man
+// on sq (move-touched): its own, then where it can go in a; false when it is
+// not side's turn, the man is not side's, or it cannot move.
 func (g *Game) manSquares(a *board.Analysis, side board.Color, sq board.Square) ([]board.Square, bool) {
 	if side != a.Position.Turn || !sq.Valid() || a.Position.Men[sq] == board.NoMan || a.Position.Men[sq].Color() != side {
 		return nil, false
@@ -111,6 +115,9 @@ func (g *Game) manSquares(a *board.Analysis, side board.Color, sq board.Square) 
 	return out, len(out) > 1
 }
 
+// takeSquares returns the squares of a penalty that makes side take the
+// man on sq (take-touched): its own, then those of the men that can take
+// it in a; false when it is not side's turn or none can.
 func (g *Game) takeSquares(a *board.Analysis, side board.Color, sq board.Square) ([]board.Square, bool) {
 	if side != a.Position.Turn || !sq.Valid() {
 		return nil, false

@@ -28,6 +28,8 @@ func promotesOffTarget(p *board.Position, m board.Move) bool {
 	return m.From.Rank() == seventh && m.To.Rank() == last && !p.Geometric(m)
 }
 
+// onPromote takes the man named with the promote button for a pawn awaiting
+// its name (hastings1895:X).
 func (g *Game) onPromote(gs gesture.Gesture) {
 	if d := g.pending; d != nil && d.kind == report.KindBadPromotion && gs.Side == d.offender {
 		g.apply(gs.T, report.OptionID("promote-"+string(gs.Piece.Letter())), party(gs.Side))

@@ -208,6 +208,9 @@ func (g *Game) restoreTo(t time.Duration, target *board.Analysis, ob *obligation
 	g.exp = gesture.Expectation{Mode: gesture.Restore, Analysis: target}
 }
 
+// onSynced takes the board matching the position expected: play resumes
+// after a restore with the obligation the ruling imposed, a new game
+// begins, or play simply goes on.
 func (g *Game) onSynced(t time.Duration) {
 	g.emit(report.Report{Type: report.Synced, T: t})
 	switch {

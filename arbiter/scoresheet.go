@@ -41,6 +41,8 @@ func (g *Game) record(t time.Duration, rd *gesture.Reading, before *board.Analys
 	g.noteCheck(rd.Mover)
 }
 
+// setPosition makes p, reached from before, the current position, and
+// expects play to go on from it.
 func (g *Game) setPosition(p board.Position, before *board.Analysis) {
 	a, err := g.analyses.Analyse(p)
 	if err != nil {

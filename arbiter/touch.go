@@ -100,6 +100,7 @@ func touchedMen(rd *gesture.Reading, order, own, adverse []board.Square) ([]boar
 	return order, own, adverse
 }
 
+// contains reports whether sq is one of sqs.
 func contains(sqs []board.Square, sq board.Square) bool {
 	for _, s := range sqs {
 		if s == sq {
