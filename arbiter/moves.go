@@ -78,7 +78,7 @@ func (g *Game) settlePendingBeforeMove(t time.Duration, rd *gesture.Reading) boo
 		}
 	case p.pre && rd.Mover == p.offender:
 		// The offender moved before the offended chose: the obligation
-		// in force decides (see checkObligations).
+		// in force decides (see obligationBroken).
 		g.pending = nil
 	case !p.pre && rd.Mover == p.offender.Other():
 		if !g.exactOnLapse(t, p) {
