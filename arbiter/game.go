@@ -290,78 +290,34 @@ func (g *Game) onTouch(gs gesture.Gesture) {
 	}
 }
 
+// onAdjust takes a man touched and set back on its square: j'adoube
+// announced by the offended player may end his right to a penalty
+// (announcedTouchEndsRight); a man of the side to move that can neither be
+// moved nor taken may owe a king move (unmovableTouched).
 func (g *Game) onAdjust(gs gesture.Gesture) {
 	g.emit(report.Report{Type: report.Adjust, T: gs.T, Side: gs.Side.String(), Square: gs.Square.String(), Announced: gs.Announced})
-	if p := g.pending; p != nil && !p.pre && !p.lapseByOffender && gs.Announced && g.laws.AnnouncedTouchLapses &&
-		gs.Side == p.offender.Other() && gs.Side == g.exp.Analysis.Position.Turn && g.result == nil {
-		if !g.exactOnLapse(gs.T, p) {
+	if g.announcedTouchEndsRight(gs) {
+		if !g.exactOnLapse(gs.T, g.pending) {
 			g.lapse(gs.T)
 		}
 		return
 	}
-	if g.result != nil || gs.Announced || gs.Side != g.cur.Position.Turn || g.pending != nil || g.imposed != nil || g.remote[gs.Side] {
-		return
+	if g.touchMayBind(gs) {
+		g.unmovableTouched(gs)
 	}
-	if !g.laws.UnmovableKingPenalty || g.checkExempt() || g.misledByFalseCheck(gs.Side) {
-		return
-	}
-	a := g.cur
-	side := g.cur.Position.Turn
-	own := gs.Man.Color() == side
-	if own && len(a.MovesFrom(gs.Square)) > 0 {
-		return
-	}
-	if own && g.laws.UnmovableOnlyWhenPinned && !pinned(&a.Position, gs.Square) {
-		return // hemmed in by its own men: no law gives a penalty
-	}
-	if !own && capturable(a, gs.Square) {
-		return
-	}
-	kind := report.KindUnmovable
-	if !own {
-		kind = report.KindUncapturable
-	}
-	kingSq := a.Position.KingSquare(side)
-	kingMoves := g.kingMoves(a, side)
-	if len(kingMoves) == 0 {
-		return // the king cannot move either: no penalty
-	}
-	r, ok := g.laws.Rule(kind)
-	if !ok {
-		return
-	}
-	d := &decision{kind: kind, law: r.Law, offender: side, chooser: r.Chooser, pre: true, touched: gs.Square, before: a, provisional: a}
-	for _, id := range g.filter(r.Options) {
-		switch id {
-		case report.OptKing:
-			d.options = append(d.options, report.Option{ID: report.OptKing, Squares: squareNames(append([]board.Square{kingSq}, kingMoves...))})
-		case report.OptStand:
-			d.options = append(d.options, report.Option{ID: report.OptStand, Squares: []string{gs.Square.String()}})
-		}
-	}
-	g.imposed = &obligation{side: side, what: report.OptKing, noCastle: g.laws.KingPenaltyNoCastling, law: r.Law, square: kingSq}
-	g.raise(gs.T, d)
 }
 
-// pinned reports whether the man on sq could move by its own powers but
-// for exposing its king: some square it reaches, not held by its own side,
-// that no legal move goes to.
-func pinned(p *board.Position, sq board.Square) bool {
-	man := p.Men[sq]
-	for to := board.Square(0); to < 64; to++ {
-		if to == sq {
-			continue
-		}
-		if t := p.Men[to]; t != board.NoMan && t.Color() == man.Color() {
-			continue
-		}
-		if p.Geometric(board.Move{From: sq, To: to}) {
-			return true
-		}
-	}
-	return false
+// announcedTouchEndsRight reports whether gs, a man touched with j'adoube
+// announced by the offended player to move, ends his right to the penalty
+// pending where the law-set says so (sarratt1808:21).
+func (g *Game) announcedTouchEndsRight(gs gesture.Gesture) bool {
+	p := g.pending
+	return p != nil && !p.pre && !p.lapseByOffender && gs.Announced && g.laws.AnnouncedTouchLapses &&
+		gs.Side == p.offender.Other() && gs.Side == g.exp.Analysis.Position.Turn && g.result == nil
 }
 
+// capturable reports whether some legal move in a takes the man on sq (en
+// passant included).
 func capturable(a *board.Analysis, sq board.Square) bool {
 	for _, m := range a.Moves {
 		if m.To == sq || (a.Position.IsEnPassant(m) && board.EnPassantVictim(m) == sq) {
@@ -371,6 +327,9 @@ func capturable(a *board.Analysis, sq board.Square) bool {
 	return false
 }
 
+// kingMoves returns where side's king can go in a, castling left out where
+// the king penalty forbids it (nycc:XI, hastings1895:IV); none when it is
+// not side's turn.
 func (g *Game) kingMoves(a *board.Analysis, side board.Color) []board.Square {
 	if side != a.Position.Turn {
 		return nil

@@ -1,0 +1,132 @@
+// Penalties: which of the options the law names can be carried out in the
+// position, and the squares each one lights.
+
+package arbiter
+
+import (
+	"slices"
+
+	"github.com/boardd/boardd/board"
+	"github.com/boardd/boardd/report"
+)
+
+// feasible keeps the options that can be carried out in the position before
+// the offending move, each with its squares; it never returns none: where
+// none can, the move is recalled.
+func (g *Game) feasible(d *decision, ids []report.OptionID) []report.Option {
+	out := g.feasibleOptions(d, ids)
+	if len(out) == 0 {
+		out = []report.Option{recallOption(d)}
+	}
+	return out
+}
+
+// recallOption is the option that takes the offending move back without
+// penalty.
+func recallOption(d *decision) report.Option {
+	return report.Option{ID: report.OptRecall, Squares: squareNames([]board.Square{d.touched})}
+}
+
+// feasibleOptions keeps the options that can be carried out in the position
+// before the offending move, each with its squares; it may return none.
+func (g *Game) feasibleOptions(d *decision, ids []report.OptionID) []report.Option {
+	side := d.offender
+	var out []report.Option
+	for _, id := range ids {
+		a := d.before
+		if d.kind == report.KindSuccessive && d.beforeFirst != nil && id != report.OptKeepFirst {
+			// Recalling both moves gives the offender his turn back.
+			a = d.beforeFirst
+		}
+		var sqs []board.Square
+		ok := true
+		switch id {
+		case report.OptStand, report.OptKeepAll:
+			sqs = validSquares(d.touched, d.reading.Move.To)
+		case report.OptRecall, report.OptReplace, report.OptRestore, report.OptKeepFirst, report.OptAnnul:
+			sqs = []board.Square{d.touched}
+		case report.OptKeepSecond:
+			sqs, ok = g.keepSecondSquares(d)
+		case report.OptMoveTouched:
+			if d.recallsBoth() {
+				out = append(out, g.successiveMen(d, slices.Contains(ids, report.OptKing))...)
+				continue
+			}
+			sqs, ok = g.manSquares(a, side, d.touched)
+		case report.OptMoveTaken:
+			sqs, ok = g.manSquares(a, side, d.taken)
+		case report.OptTakeTouched:
+			sqs, ok = g.takeSquares(a, side, d.adverse)
+		case report.OptKing:
+			k := a.Position.KingSquare(side)
+			moves := g.kingMoves(a, side)
+			ok = len(moves) > 0
+			sqs = append([]board.Square{k}, moves...)
+		case report.OptRook:
+			sqs, ok = g.rookSquares(a, side, d)
+		case report.OptCastle:
+			sqs, ok = g.castleSquares(a, side, d)
+		}
+		if ok {
+			out = append(out, report.Option{ID: id, Squares: squareNames(sqs)})
+		}
+	}
+	// Moving the touched man and moving the king are one penalty when the
+	// touched man is the king.
+	if d.touched.Valid() && d.before.Position.Men[d.touched].Kind() == board.King {
+		var kept []report.Option
+		hasMoveTouched := false
+		for _, o := range out {
+			hasMoveTouched = hasMoveTouched || o.ID == report.OptMoveTouched
+		}
+		for _, o := range out {
+			if o.ID == report.OptKing && hasMoveTouched {
+				continue
+			}
+			kept = append(kept, o)
+		}
+		out = kept
+	}
+	return out
+}
+
+// validSquares returns the squares of sqs that are squares of the board.
+func validSquares(sqs ...board.Square) []board.Square {
+	var out []board.Square
+	for _, s := range sqs {
+		if s.Valid() {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// manSquares returns the squares of a penalty that makes side move the man
+// on sq (move-touched): its own, then where it can go in a; false when it is
+// not side's turn, the man is not side's, or it cannot move.
+func (g *Game) manSquares(a *board.Analysis, side board.Color, sq board.Square) ([]board.Square, bool) {
+	if side != a.Position.Turn || !sq.Valid() || a.Position.Men[sq] == board.NoMan || a.Position.Men[sq].Color() != side {
+		return nil, false
+	}
+	out := []board.Square{sq}
+	for _, m := range a.MovesFrom(sq) {
+		out = append(out, m.To)
+	}
+	return out, len(out) > 1
+}
+
+// takeSquares returns the squares of a penalty that makes side take the
+// man on sq (take-touched): its own, then those of the men that can take
+// it in a; false when it is not side's turn or none can.
+func (g *Game) takeSquares(a *board.Analysis, side board.Color, sq board.Square) ([]board.Square, bool) {
+	if side != a.Position.Turn || !sq.Valid() {
+		return nil, false
+	}
+	out := []board.Square{sq}
+	for _, m := range a.Moves {
+		if m.To == sq {
+			out = append(out, m.From)
+		}
+	}
+	return out, len(out) > 1
+}
