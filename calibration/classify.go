@@ -29,12 +29,23 @@ const Quiet = 0.2
 // lift is read at once.
 const SettleTime = 30 * time.Millisecond
 
-// settleNoise and settleSlack make a square's stillness band: a reading
-// within settleNoise times its calibrated noise, plus settleSlack counts,
-// of the reading that began the still spell has not moved.
+// Rest is the least fraction of a square's gap at which a settled level
+// reads as a man at rest: above the On threshold, because a man held still
+// a few millimetres above the square (or at the top of a dip, where his
+// level hardly changes) reads about half his field, while a man at rest,
+// even the weakest magnet set 3 mm off-centre, reads two thirds of it or
+// more.
+const Rest = 0.6
+
+// settleNoise, settleSlack and settleShare make a square's stillness band:
+// a reading within settleNoise times its calibrated noise, plus settleSlack
+// counts, plus settleShare of its gap, of the reading that began the still
+// spell has not moved. The share lets a level creep a little as a man taken
+// from a square beside it is carried away.
 const (
 	settleNoise = 5.0
 	settleSlack = 2.0
+	settleShare = 0.02
 )
 
 // restLearn is how long after a placement the man's level at rest is
@@ -71,6 +82,7 @@ type sqState struct {
 	th    thresholds
 	quiet [2]float64 // drift band up, down
 	tol   float64    // stillness band, counts
+	rest0 [2]float64 // the least settled level of a man at rest, up, down
 	// anchor is the reading that began the current still spell, since its
 	// time: the level is settled once it has stayed within tol of anchor
 	// for SettleTime.
@@ -86,10 +98,11 @@ type sqState struct {
 // Classifier turns one frame of raw readings (in channel order) into the
 // board's occupancy, square by square, and tracks each sensor's drift.
 //
-// An empty square becomes occupied when its reading is at least the On
-// threshold from its empty level and has settled: it has stayed within its
-// noise for SettleTime. A level still rising is a hand lowering a man, and a
-// man held above the square reads lower than one at rest, so neither counts.
+// An empty square becomes occupied when its reading has settled (it has
+// stayed within its noise for SettleTime) at the level of a man at rest: at
+// least Rest of its gap from its empty level, and past the On threshold. A
+// level still rising is a hand lowering a man, and a man held above the
+// square reads lower than one at rest, so neither counts.
 // An occupied square becomes empty as soon as its reading has fallen half
 // way from the man's level at rest to the empty level (never less than the
 // Off threshold): a lift is never waited for.
@@ -140,7 +153,14 @@ func NewClassifier(c *Calibration, opts ClassifierOptions) (*Classifier, error) 
 			st.ch = -1
 		}
 		st.quiet = [2]float64{Quiet * st.th.gapUp, Quiet * st.th.gapDown}
+		st.rest0 = [2]float64{max(st.th.onUp, Rest*st.th.gapUp), max(st.th.onDown, Rest*st.th.gapDown)}
+		if opts.NoSettle {
+			st.rest0 = [2]float64{st.th.onUp, st.th.onDown}
+		}
 		st.tol = settleNoise*s.Empty.Noise + settleSlack
+		if g := min(st.th.gapUp, st.th.gapDown); !math.IsInf(g, 0) {
+			st.tol += settleShare * g
+		}
 	}
 	return k, nil
 }
@@ -256,9 +276,9 @@ func (k *Classifier) decide(s *sqState, dev float64, settled bool, t time.Durati
 		return
 	}
 	switch {
-	case dev >= s.th.onUp:
+	case dev >= s.rest0[0]:
 		s.state, s.rest, s.placed = 1, dev, t
-	case -dev >= s.th.onDown:
+	case -dev >= s.rest0[1]:
 		s.state, s.rest, s.placed = -1, -dev, t
 	}
 }

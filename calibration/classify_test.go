@@ -90,7 +90,7 @@ func playSteps(t *testing.T, c *Calibration, opts ClassifierOptions, steps []ste
 
 func TestClassifierHysteresisAndColour(t *testing.T) {
 	// 4 frames (30 ms) of a still level settle it; the calibration's
-	// noise of 2 makes a stillness band of 12 counts.
+	// noise of 2 and its gap of 400 make a stillness band of 20 counts.
 	for _, tc := range []struct {
 		name  string
 		pol   Polarity
@@ -98,16 +98,17 @@ func TestClassifierHysteresisAndColour(t *testing.T) {
 	}{
 		{"dual: up is White", Dual, []step{
 			{1000, 5, false, false, false, false},
-			{1199, 10, false, false, false, false}, // short of on (1200)
-			{1200, 4, true, true, false, true},     // on, and still since the last step: at once
-			{1101, 1, true, true, false, true},     // above half his level (1100): still occupied
-			{1099, 1, false, false, false, false},  // below: lifted at once
-			{1150, 10, false, false, false, false}, // between off and on: stays empty
+			{1239, 10, false, false, false, false}, // settled, short of a man at rest (1240)
+			{1240, 1, true, true, false, true},     // at rest, and still since the last step: at once
+			{1121, 1, true, true, false, true},     // above half his level (1120): still occupied
+			{1119, 1, false, false, false, false},  // below: lifted at once
+			{1150, 10, false, false, false, false}, // between off and rest: stays empty
 		}},
 		{"dual: down is Black", Dual, []step{
-			{801, 10, false, false, false, false},
-			{800, 1, true, true, true, true},     // still since the last step
-			{901, 1, false, false, false, false}, // lifted: above half his level (900)
+			{761, 10, false, false, false, false},
+			{760, 1, true, true, true, true}, // still since the last step
+			{879, 1, true, true, true, true},
+			{881, 1, false, false, false, false}, // lifted: above half his level (880)
 		}},
 		{"dual: from one colour to the other through a settled level", Dual, []step{
 			{1000, 1, false, false, false, false},
@@ -116,11 +117,11 @@ func TestClassifierHysteresisAndColour(t *testing.T) {
 			{1400, 4, false, true, false, true},
 		}},
 		{"single: both men read up; down is mirrored without colour", Single, []step{
-			{1149, 10, false, false, false, false}, // weaker man at 1300: on at 1150
-			{1150, 1, true, true, false, false},    // still since the last step
-			{1076, 1, true, true, false, false},    // off at 1075 (half his level too)
-			{1074, 1, false, false, false, false},
-			{850, 4, false, true, false, false}, // a man upside down, settled
+			{1179, 10, false, false, false, false}, // weaker man at 1300: at rest from 1180
+			{1180, 1, true, true, false, false},
+			{1091, 1, true, true, false, false}, // half his level is 1090 (off 1075)
+			{1089, 1, false, false, false, false},
+			{800, 4, false, true, false, false}, // a man upside down, settled
 		}},
 		{"settling takes SettleTime, not frames", Dual, []step{
 			{1000, 1, false, false, false, false},
@@ -154,9 +155,9 @@ func ramp(top float64, h0 float64, n int) []step {
 func TestClassifierHands(t *testing.T) {
 	slow := ramp(400, 15, 48) // 480 ms: three times an ordinary hand
 	for i := range slow {
-		// Never while the level is more than its noise band (12) short
-		// of the man's level at rest.
-		if slow[i].reading >= 1400-12 {
+		// Never while the level is more than its stillness band (20)
+		// short of the man's level at rest.
+		if slow[i].reading >= 1400-20 {
 			slow[i].frames = 0
 		}
 	}
@@ -187,23 +188,23 @@ func TestClassifierHands(t *testing.T) {
 		{1000, 5, false, false, false, false},
 	}
 
-	// A weak man whose level at rest sits near the On threshold, with noise
+	// A weak man whose level at rest sits just past Rest (1240), with noise
 	// of ±6 counts around it: counted once, never dropped.
 	var noisy []step
 	noisy = append(noisy, step{1000, 5, false, false, false, false})
 	for i := range 60 {
-		r := uint16(1206 + []int{0, 5, -6, 3, -4, 6, -2, 1, -5, 4}[i%10])
+		r := uint16(1247 + []int{0, 5, -6, 3, -4, 6, -2, 1, -5, 4}[i%10])
 		s := step{reading: r, frames: 1, first: i >= 3, last: i >= 3}
 		if i >= 3 {
 			s.colored = true
 		}
 		noisy = append(noisy, s)
 	}
-	// And an empty square whose noise reaches the On threshold but does
-	// not stay still there: never a man.
+	// And an empty square whose noise reaches past Rest but does not stay
+	// still there: never a man.
 	var flicker []step
 	for i := range 60 {
-		flicker = append(flicker, step{reading: uint16(1180 + []int{0, 25, -10, 30, 5, -20}[i%6]), frames: 1})
+		flicker = append(flicker, step{reading: uint16(1235 + []int{0, 30, -15, 35, 5, -25}[i%6]), frames: 1})
 	}
 
 	for _, tc := range []struct {
@@ -214,8 +215,8 @@ func TestClassifierHands(t *testing.T) {
 		{"hover above the square: no placement", hover},
 		{"low hover, still moving: no placement", lowHover},
 		{"fast lift counts at once", fastLift},
-		{"noise at the On threshold, man at rest", noisy},
-		{"noise at the On threshold, nobody settles", flicker},
+		{"noise at the threshold, man at rest", noisy},
+		{"noise past the threshold, nobody settles", flicker},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			playSteps(t, plainCalibration(Dual), ClassifierOptions{}, tc.steps)
