@@ -44,7 +44,7 @@ const Rest = 0.6
 // from a square beside it is carried away.
 const (
 	settleNoise = 5.0
-	settleSlack = 2.0
+	settleSlack = 1.0
 	settleShare = 0.02
 )
 

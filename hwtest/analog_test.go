@@ -71,6 +71,7 @@ func analogOptions(seed uint64) (AnalogOptions, int) {
 type analogStats struct {
 	frames     int
 	placements int     // placements read
+	air        int     // placements read while the man was more than airborne above his square
 	hovers     [2]int  // onto the square set down on, beside it
 	highest    float64 // the highest a man stood above his square when his placement was read, mm
 }
@@ -99,6 +100,9 @@ func (c *airCheck) ClassifyAnalog(t time.Duration, bits int, levels *[trace.Chan
 		c.stats.placements++
 		h := c.a.Height(sq)
 		c.stats.highest = max(c.stats.highest, h)
+		if h > airborne {
+			c.stats.air++
+		}
 		if h > airborne && c.err == nil {
 			what := fmt.Sprintf("its man %.2f mm above it", h)
 			if math.IsInf(h, 1) {

@@ -323,9 +323,11 @@ func renderAnalog(start board.Position, lines []trace.Line, placed []board.Color
 	}
 	var on [64]int
 	var changed [64]float64 // when each square last changed, ms
+	var left [64][2]int     // the man last lifted from each square, and his stay
 	for i := range on {
 		on[i] = -1
 		changed[i] = math.Inf(-1)
+		left[i] = [2]int{-1, -1}
 	}
 	for sq := range 64 {
 		man := start.Men[sq]
@@ -355,6 +357,7 @@ func renderAnalog(start board.Position, lines []trace.Line, placed []board.Color
 	ramp := func() float64 { return opts.Slow * (rampShortest + (rampLongest-rampShortest)*rng.Float64()) }
 	const carry = 10.0     // ms at the carrying height, at least, between two stays
 	const afterRead = 15.0 // ms a man stays down, at least, after his placement is read
+	const clearing = 40.0  // ms a man lifted from a square is clear of it, at least, before the next comes to rest there
 	var hand []int
 	places := 0
 	for _, l := range lines {
@@ -374,6 +377,7 @@ func renderAnalog(start board.Position, lines []trace.Line, placed []board.Color
 			// He rises only once his placement has been read.
 			sp.up = max(min(ramp(), (sp.cross-sp.read-afterRead)/liftAt), rampLeast)
 			sp.b = sp.cross - liftAt*sp.up
+			left[l.Square] = [2]int{id, len(a.men[id].spells) - 1}
 			hand = append(hand, id)
 			a.events = append(a.events, l)
 		case trace.Place:
@@ -474,6 +478,16 @@ func renderAnalog(start board.Position, lines []trace.Line, placed []board.Color
 				}
 			}
 			ns.a = landing(ns.down, from)
+			if v := left[l.Square]; v[0] >= 0 && v[0] != id {
+				// The man last lifted from here is out of the way, however
+				// slow his hand, before this one comes to rest: one hand
+				// cannot set a man down through another.
+				gone := &a.men[v[0]].spells[v[1]]
+				if by := ns.a - (1-seated(from))*ns.down - clearing; gone.b+gone.up > by {
+					gone.up = max((by-gone.cross)/(1-liftAt), rampLeast)
+					gone.b = gone.cross - liftAt*gone.up
+				}
+			}
 			if pass != nil {
 				pass.a = ns.a - ns.descent() - carry - pass.up
 				pass.b = pass.a
