@@ -40,12 +40,13 @@ const Rest = 0.6
 // settleNoise, settleSlack and settleShare make a square's stillness band:
 // a reading within settleNoise times its calibrated noise, plus settleSlack
 // counts, plus settleShare of its gap, of the reading that began the still
-// spell has not moved. The share lets a level creep a little as a man taken
-// from a square beside it is carried away.
+// spell has not moved. The share lets a level creep a little as men around
+// it come and go. Away from the empty level (the way a man being lowered
+// moves it) the band is narrower: half the noise and share, the same slack.
 const (
-	settleNoise = 5.0
+	settleNoise = 4.0
 	settleSlack = 1.0
-	settleShare = 0.02
+	settleShare = 0.01
 )
 
 // restLearn is how long after a placement the man's level at rest is
@@ -83,6 +84,10 @@ type sqState struct {
 	quiet [2]float64 // drift band up, down
 	tol   float64    // stillness band, counts
 	rest0 [2]float64 // the least settled level of a man at rest, up, down
+	// away is the stillness band on the side away from the empty level,
+	// narrower: a man being lowered moves his level that way, slowly at the
+	// end, while noise moves it both ways.
+	away float64
 	// anchor is the reading that began the current still spell, since its
 	// time: the level is settled once it has stayed within tol of anchor
 	// for SettleTime.
@@ -158,8 +163,10 @@ func NewClassifier(c *Calibration, opts ClassifierOptions) (*Classifier, error) 
 			st.rest0 = [2]float64{st.th.onUp, st.th.onDown}
 		}
 		st.tol = settleNoise*s.Empty.Noise + settleSlack
+		st.away = settleNoise/2*s.Empty.Noise + settleSlack
 		if g := min(st.th.gapUp, st.th.gapDown); !math.IsInf(g, 0) {
 			st.tol += settleShare * g
+			st.away += settleShare / 2 * g
 		}
 	}
 	return k, nil
@@ -194,7 +201,7 @@ func (k *Classifier) Classify(t time.Duration, raw []uint16) (board.Occupancy, e
 			continue
 		}
 		x := float64(raw[s.ch])
-		if first || math.Abs(x-s.anchor) > s.tol {
+		if d := x - s.anchor; first || math.Abs(d) > s.tol || (d > s.away && x > s.base) || (-d > s.away && x < s.base) {
 			s.anchor, s.since = x, t
 		}
 		settled := first || k.noSettle || t-s.since >= SettleTime
