@@ -78,8 +78,9 @@ const (
 
 // seatedWithin is how close to his seat, as a fraction of his field, a man
 // being lowered reads as at rest: his level is then within the classifier's
-// noise band of his seated one, and its settling time runs from there.
-const seatedWithin = 0.003
+// stillness band of his seated one (about 1 % of a man's swing on a healthy
+// sensor), and its settling time runs from there.
+const seatedWithin = 0.01
 
 // minJerk is the minimum-jerk path from 0 to 1 over time 0 to 1: it starts
 // and ends at rest, without a jolt.
@@ -356,8 +357,7 @@ func renderAnalog(start board.Position, lines []trace.Line, placed []board.Color
 	settle := ms(calibration.SettleTime)
 	ramp := func() float64 { return opts.Slow * (rampShortest + (rampLongest-rampShortest)*rng.Float64()) }
 	const carry = 10.0     // ms at the carrying height, at least, between two stays
-	const afterRead = 15.0 // ms a man stays down, at least, after his placement is read
-	const clearing = 40.0  // ms a man lifted from a square is clear of it, at least, before the next comes to rest there
+	const afterRead = 25.0 // ms a man stays down, at least, after his placement is read
 	var hand []int
 	places := 0
 	for _, l := range lines {
@@ -479,13 +479,26 @@ func renderAnalog(start board.Position, lines []trace.Line, placed []board.Color
 			}
 			ns.a = landing(ns.down, from)
 			if v := left[l.Square]; v[0] >= 0 && v[0] != id {
-				// The man last lifted from here is out of the way, however
-				// slow his hand, before this one comes to rest: one hand
-				// cannot set a man down through another.
+				// The man last lifted from here is clear of the square,
+				// however slow his hand, before this one is lowered onto
+				// it: one hand cannot set a man down through another.
 				gone := &a.men[v[0]].spells[v[1]]
-				if by := ns.a - (1-seated(from))*ns.down - clearing; gone.b+gone.up > by {
+				if by := ns.a - ns.descent() - carry; gone.b+gone.up > by {
 					gone.up = max((by-gone.cross)/(1-liftAt), rampLeast)
 					gone.b = gone.cross - liftAt*gone.up
+				}
+				if over := gone.b + gone.up + carry - (ns.a - ns.descent()); over > 0 {
+					// Still in the way: a quicker descent, without a hover.
+					if ns.hover > 0 {
+						a.hovers[0]--
+					}
+					if pass != nil {
+						a.hovers[1]--
+						pass = nil
+					}
+					ns.hover, ns.hold, ns.into = 0, 0, 0
+					ns.down = max(ns.down-over/seated(top), rampLeast)
+					ns.a = landing(ns.down, top)
 				}
 			}
 			if pass != nil {
