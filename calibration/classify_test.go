@@ -90,7 +90,8 @@ func playSteps(t *testing.T, c *Calibration, opts ClassifierOptions, steps []ste
 
 func TestClassifierHysteresisAndColour(t *testing.T) {
 	// 4 frames (30 ms) of a still level settle it; the calibration's
-	// noise of 2 and its gap of 400 make a stillness band of 20 counts.
+	// noise of 2 and its gap of 400 make a stillness band of 13 counts
+	// towards the empty level, 7 away from it.
 	for _, tc := range []struct {
 		name  string
 		pol   Polarity
@@ -155,9 +156,9 @@ func ramp(top float64, h0 float64, n int) []step {
 func TestClassifierHands(t *testing.T) {
 	slow := ramp(400, 15, 48) // 480 ms: three times an ordinary hand
 	for i := range slow {
-		// Never while the level is more than its stillness band (20)
-		// short of the man's level at rest.
-		if slow[i].reading >= 1400-20 {
+		// Never while the level is more than its stillness band away
+		// from the empty level (7) short of the man's level at rest.
+		if slow[i].reading >= 1400-7 {
 			slow[i].frames = 0
 		}
 	}
