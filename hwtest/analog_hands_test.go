@@ -9,43 +9,8 @@ import (
 
 	"github.com/boardd/boardd/board"
 	"github.com/boardd/boardd/calibration"
-	"github.com/boardd/boardd/game"
 	"github.com/boardd/boardd/hwtest/hallsim"
-	"github.com/boardd/boardd/trace"
 )
-
-// replayAnalogWith is replayAnalog with the classifier's options given: a
-// test can replay the same trace through a classifier that does not wait
-// for a level to settle, to show what its hands would do to one.
-func replayAnalogWith(s *Synthesiser, g *Game, seed uint64, opts AnalogOptions, cal *calibration.Calibration, copts calibration.ClassifierOptions) (analogStats, error) {
-	a, err := s.Analog(g, seed, opts)
-	if err != nil {
-		return analogStats{}, err
-	}
-	tc, err := calibration.NewTraceClassifier(cal, copts)
-	if err != nil {
-		return analogStats{}, err
-	}
-	check := &airCheck{tc: tc, a: a}
-	check.stats.hovers[0], check.stats.hovers[1] = a.Hovers()
-	reports, err := ReplayStream(func() (trace.Line, bool) {
-		l, ok := a.Next()
-		if l.Kind == trace.Frame {
-			check.stats.frames++
-		}
-		return l, ok
-	}, game.Options{Laws: s.Options().Laws, Analog: check})
-	if err != nil {
-		return check.stats, err
-	}
-	if err := CheckClean(g, reports); err != nil {
-		return check.stats, fmt.Errorf("seed %d, %s, hands x%v: %w", seed, a.Board(), opts.Slow, err)
-	}
-	if check.err != nil {
-		return check.stats, fmt.Errorf("seed %d, %s, hands x%v: %w", seed, a.Board(), opts.Slow, check.err)
-	}
-	return check.stats, nil
-}
 
 // TestAnalogSlowHands plays corpus games by hands twice and three times as
 // slow as ordinary ones that hold a man above a square before every

@@ -36,7 +36,7 @@ var noiseSources = []noiseSource{
 		apply: func(m *hallsim.Model, o *AnalogOptions, x float64) { m.OffsetSpread = offIfZero(x / 100) }},
 	{name: "gain spread", unit: "%", corpus: 18, margin: 60, sweep: []float64{18, 30, 45, 60, 75, 85, 90, 95},
 		apply: func(m *hallsim.Model, o *AnalogOptions, x float64) { m.GainSpread = offIfZero(x / 100) }},
-	{name: "drift", unit: "mV after the hour, each sensor its own way", corpus: 3.9, margin: 100, sweep: []float64{3.9, 20, 50, 100, 150, 200, 250, 300, 400, 800}, played: true,
+	{name: "drift", unit: "mV after the hour, each sensor its own way", corpus: 3.9, margin: 300, sweep: []float64{3.9, 20, 50, 100, 150, 200, 250, 300, 400, 800}, played: true,
 		apply: func(m *hallsim.Model, o *AnalogOptions, x float64) {
 			// The board warms 6 °C; the sensors' null drift is scaled to
 			// give x mV on average, either way, an hour after power-on.
@@ -47,7 +47,7 @@ var noiseSources = []noiseSource{
 		apply: func(m *hallsim.Model, o *AnalogOptions, x float64) { ownDrift(m, o, x) }},
 	{name: "own drift down", unit: "mV after the hour, the weak sensor under d2's pawn", corpus: 3.9, margin: 250, sweep: []float64{35, 70, 150, 250, 400, 600, 800, 1000},
 		apply: func(m *hallsim.Model, o *AnalogOptions, x float64) { ownDrift(m, o, -x) }},
-	{name: "slow hands", unit: "times an ordinary hand's lowering and raising time", corpus: 3, margin: 3, sweep: []float64{1, 2, 3, 4, 6, 8, 12, 20}, played: true,
+	{name: "slow hands", unit: "times an ordinary hand's lowering and raising time", corpus: 3, margin: 4, sweep: []float64{1, 2, 3, 4, 6, 8, 12, 20}, played: true,
 		apply: func(m *hallsim.Model, o *AnalogOptions, x float64) { o.Slow, o.Hover = x, 0.2 }},
 	{name: "hover height", unit: "mm, the lowest a man is held still above a square", corpus: 4, margin: 4, sweep: []float64{8, 6, 5, 4, 3.5, 3, 2.5, 2, 1.5, 1}, played: true,
 		apply: func(m *hallsim.Model, o *AnalogOptions, x float64) { o.Hover, o.HoverHeight = 1, x }},

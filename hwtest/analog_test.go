@@ -120,11 +120,18 @@ func (c *airCheck) ClassifyAnalog(t time.Duration, bits int, levels *[trace.Chan
 // and checks it: every move back with nothing irregular, and no placement
 // read before the man is down.
 func replayAnalog(s *Synthesiser, g *Game, seed uint64, opts AnalogOptions, cal *calibration.Calibration) (analogStats, error) {
+	return replayAnalogWith(s, g, seed, opts, cal, calibration.ClassifierOptions{})
+}
+
+// replayAnalogWith is replayAnalog with the classifier's options given: a
+// test can replay the same trace through a classifier that does not wait
+// for a level to settle, to show what its hands would do to one.
+func replayAnalogWith(s *Synthesiser, g *Game, seed uint64, opts AnalogOptions, cal *calibration.Calibration, copts calibration.ClassifierOptions) (analogStats, error) {
 	a, err := s.Analog(g, seed, opts)
 	if err != nil {
 		return analogStats{}, err
 	}
-	tc, err := calibration.NewTraceClassifier(cal, calibration.ClassifierOptions{})
+	tc, err := calibration.NewTraceClassifier(cal, copts)
 	if err != nil {
 		return analogStats{}, err
 	}
@@ -141,10 +148,10 @@ func replayAnalog(s *Synthesiser, g *Game, seed uint64, opts AnalogOptions, cal 
 		return check.stats, err
 	}
 	if err := CheckClean(g, reports); err != nil {
-		return check.stats, fmt.Errorf("seed %d, laws %s, %s, hands x%v: %w", seed, s.Options().Laws, a.Board(), opts.Slow, err)
+		check.err = err
 	}
 	if check.err != nil {
-		return check.stats, fmt.Errorf("seed %d, laws %s, %s, hands x%v: %w", seed, s.Options().Laws, a.Board(), opts.Slow, check.err)
+		return check.stats, fmt.Errorf("seed %d, laws %s, %s, hands x%v: %w", seed, s.Options().Laws, a.Board(), max(opts.Slow, 1), check.err)
 	}
 	return check.stats, nil
 }
