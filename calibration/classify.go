@@ -201,7 +201,11 @@ func (k *Classifier) Classify(t time.Duration, raw []uint16) (board.Occupancy, e
 			continue
 		}
 		x := float64(raw[s.ch])
-		if d := x - s.anchor; first || math.Abs(d) > s.tol || (d > s.away && x > s.base) || (-d > s.away && x < s.base) {
+		d := x - s.anchor // positive away from the empty level
+		if x < s.base {
+			d = -d
+		}
+		if first || d > s.away || -d > s.tol {
 			s.anchor, s.since = x, t
 		}
 		settled := first || k.noSettle || t-s.since >= SettleTime
