@@ -163,7 +163,7 @@ type emptyCheck struct {
 }
 
 func newEmptyCheck(cal *Calibration) (*emptyCheck, error) {
-	k, err := NewClassifier(cal, ClassifierOptions{NoTracking: true})
+	k, err := NewClassifier(cal, ClassifierOptions{NoTracking: true, NoSettle: true})
 	if err != nil {
 		return nil, err
 	}

@@ -43,6 +43,13 @@ func TestTraceClassifierReadsAsTheScanner(t *testing.T) {
 				r.board.Place(sq, board.Color(i/50%2))
 			}
 		}
+		// A man counts once his level has settled: the next frame, or
+		// one of the next few when noise moved it (the first frame, of a
+		// board switched on with men on it, counts at once).
+		men, settling := r.board.Men(), board.Occupancy(0)
+		if i > 0 && i%50 <= 3 && (i/50)%128 < 64 {
+			settling = board.Occupancy(0).With(board.Square((i / 50) % 64))
+		}
 		if err := s.Scan(&f); err != nil {
 			t.Fatal(err)
 		}
@@ -56,8 +63,11 @@ func TestTraceClassifierReadsAsTheScanner(t *testing.T) {
 			t.Fatalf("at %v: the trace reads %v (black %v), the scanner %v (black %v)", now-start,
 				occ.SquareNames(), tc.Classifier().Black().SquareNames(), f.Occupancy.SquareNames(), s.Classifier().Black().SquareNames())
 		}
-		if occ != r.board.Men() {
-			t.Fatalf("at %v: read %v, the men stand on %v", now-start, occ.SquareNames(), r.board.Men().SquareNames())
+		switch {
+		case i%50 == 0 && settling != 0 && occ != men&^settling:
+			t.Fatalf("at %v: read %v the frame a man was set down, want %v (not yet settled)", now-start, occ.SquareNames(), (men &^ settling).SquareNames())
+		case occ != men && occ != men&^settling:
+			t.Fatalf("at %v: read %v, the men stand on %v", now-start, occ.SquareNames(), men.SquareNames())
 		}
 	}
 }

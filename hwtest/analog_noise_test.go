@@ -36,13 +36,21 @@ var noiseSources = []noiseSource{
 		apply: func(m *hallsim.Model, o *AnalogOptions, x float64) { m.OffsetSpread = offIfZero(x / 100) }},
 	{name: "gain spread", unit: "%", corpus: 18, margin: 60, sweep: []float64{18, 30, 45, 60, 75, 85, 90, 95},
 		apply: func(m *hallsim.Model, o *AnalogOptions, x float64) { m.GainSpread = offIfZero(x / 100) }},
-	{name: "drift", unit: "mV over the hour", corpus: 5.3, margin: 100, sweep: []float64{5.3, 20, 50, 100, 150, 200, 250, 300, 400, 800}, played: true,
+	{name: "drift", unit: "mV after the hour, each sensor its own way", corpus: 3.9, margin: 300, sweep: []float64{3.9, 20, 50, 100, 150, 200, 250, 300, 400, 800}, played: true,
 		apply: func(m *hallsim.Model, o *AnalogOptions, x float64) {
-			// The board warms 8 °C; the sensors' null drift is scaled to
-			// give x mV on average at 3.3 V.
-			m.Warming, m.NullDrift = 8, x/(8*3.3/5)
+			// The board warms 6 °C; the sensors' null drift is scaled to
+			// give x mV on average, either way, an hour after power-on.
 			o.Started = time.Hour
+			m.NullDrift = x / (m.Supply / 5 * m.Temperature(o.Started))
 		}},
+	{name: "own drift up", unit: "mV after the hour, the weak sensor under d2's pawn", corpus: 3.9, margin: 250, sweep: []float64{35, 70, 150, 250, 400, 600, 800, 1000},
+		apply: func(m *hallsim.Model, o *AnalogOptions, x float64) { ownDrift(m, o, x) }},
+	{name: "own drift down", unit: "mV after the hour, the weak sensor under d2's pawn", corpus: 3.9, margin: 250, sweep: []float64{35, 70, 150, 250, 400, 600, 800, 1000},
+		apply: func(m *hallsim.Model, o *AnalogOptions, x float64) { ownDrift(m, o, -x) }},
+	{name: "slow hands", unit: "times an ordinary hand's lowering and raising time", corpus: 3, margin: 4, sweep: []float64{1, 2, 3, 4, 6, 8, 12, 20}, played: true,
+		apply: func(m *hallsim.Model, o *AnalogOptions, x float64) { o.Slow, o.Hover = x, 0.2 }},
+	{name: "hover height", unit: "mm, the lowest a man is held still above a square", corpus: 4, margin: 4, sweep: []float64{8, 6, 5, 4, 3.5, 3, 2.5, 2, 1.5, 1}, played: true,
+		apply: func(m *hallsim.Model, o *AnalogOptions, x float64) { o.Hover, o.HoverHeight = 1, x }},
 	{name: "crosstalk", unit: "G at a man's own sensor", corpus: 400, margin: 1600, sweep: []float64{400, 800, 1600, 2000, 2400, 2800, 3200, 4800, 6400, 9600, 12800, 25600},
 		apply: func(m *hallsim.Model, o *AnalogOptions, x float64) { m.Field = x }},
 	{name: "off-centre", unit: "mm", corpus: 2.5, margin: 3.5, sweep: []float64{2.5, 3, 3.5, 4, 4.25, 4.5, 4.75, 5, 6, 7}, played: true,
@@ -53,6 +61,14 @@ var noiseSources = []noiseSource{
 		apply: func(m *hallsim.Model, o *AnalogOptions, x float64) { m.INL = offIfZero(x) }},
 	{name: "weak sensor", unit: "% of its gain", corpus: 40, margin: 20, sweep: []float64{40, 30, 20, 17, 15, 12, 10, 7, 5, 4.5, 4, 3, 2},
 		apply: func(m *hallsim.Model, o *AnalogOptions, x float64) { m.Weak, m.WeakGain = board.Square(28), x/100 }},
+}
+
+// ownDrift gives the weak sensor, moved under d2's pawn (a man standing on
+// it since power-on), a drift of its own of x mV an hour after power-on.
+func ownDrift(m *hallsim.Model, o *AnalogOptions, x float64) {
+	o.Started = time.Hour
+	m.Weak = board.Square(11)
+	m.WeakDrift = x / (m.Supply / 5 * m.Temperature(o.Started))
 }
 
 func offIfZero(x float64) float64 {

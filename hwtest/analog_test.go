@@ -3,6 +3,7 @@ package hwtest
 import (
 	"context"
 	"fmt"
+	"math"
 	"runtime"
 	"sync"
 	"testing"
@@ -55,48 +56,116 @@ var analogCalibrations = sync.OnceValues(func() ([analogBoards]*calibration.Cali
 
 // analogOptions are how game seed's analogue trace is read: on corpus
 // board seed%analogBoards, begun up to an hour after the board was switched
-// on and calibrated.
+// on and calibrated; half the games by ordinary hands, a quarter by hands
+// twice as slow and a quarter three times; a hand holds a man above a
+// square before setting him down (or moving on) at one placement in five,
+// where the events leave the time.
 func analogOptions(seed uint64) (AnalogOptions, int) {
 	i := int(seed % analogBoards)
-	return AnalogOptions{Board: analogModel(i), BoardSeed: uint64(i), Started: time.Duration(seed>>8%3600) * time.Second}, i
+	slow := []float64{1, 1, 2, 3}[seed>>20%4]
+	return AnalogOptions{Board: analogModel(i), BoardSeed: uint64(i), Started: time.Duration(seed>>8%3600) * time.Second,
+		Slow: slow, Hover: 0.2}, i
+}
+
+// analogStats is what a replay of an analogue trace saw of its hands.
+type analogStats struct {
+	frames     int
+	placements int     // placements read
+	air        int     // placements read while the man was more than airborne above his square
+	hovers     [2]int  // onto the square set down on, beside it
+	highest    float64 // the highest a man stood above his square when his placement was read, mm
+}
+
+// airborne is how far above his seat a man may be when his placement is
+// read, in mm: his level is then within a few per cent of his seated one.
+const airborne = 0.25
+
+// airCheck is the classifier of a replay, which also holds each placement
+// it reads to the trace's truth: the man must be down (within airborne)
+// and no placement may be read where no man is.
+type airCheck struct {
+	tc    *calibration.TraceClassifier
+	a     *AnalogTrace
+	prev  board.Occupancy
+	stats analogStats
+	err   error
+}
+
+func (c *airCheck) ClassifyAnalog(t time.Duration, bits int, levels *[trace.Channels]uint16) (board.Occupancy, error) {
+	occ, err := c.tc.ClassifyAnalog(t, bits, levels)
+	if err != nil {
+		return occ, err
+	}
+	for _, sq := range (occ &^ c.prev).Squares() {
+		c.stats.placements++
+		h := c.a.Height(sq)
+		c.stats.highest = max(c.stats.highest, h)
+		if h > airborne {
+			c.stats.air++
+		}
+		if h > airborne && c.err == nil {
+			what := fmt.Sprintf("its man %.2f mm above it", h)
+			if math.IsInf(h, 1) {
+				what = "no man over it"
+			}
+			c.err = fmt.Errorf("at %v a man was read on %s with %s", t, sq, what)
+		}
+	}
+	c.prev = occ
+	return occ, nil
 }
 
 // replayAnalog synthesises g as an analogue trace on the board opts name,
 // replays it through calibration cal as boardd replay --calibration does,
-// and checks it. It returns the number of frames.
-func replayAnalog(s *Synthesiser, g *Game, seed uint64, opts AnalogOptions, cal *calibration.Calibration) (int, error) {
+// and checks it: every move back with nothing irregular, and no placement
+// read before the man is down.
+func replayAnalog(s *Synthesiser, g *Game, seed uint64, opts AnalogOptions, cal *calibration.Calibration) (analogStats, error) {
+	return replayAnalogWith(s, g, seed, opts, cal, calibration.ClassifierOptions{})
+}
+
+// replayAnalogWith is replayAnalog with the classifier's options given: a
+// test can replay the same trace through a classifier that does not wait
+// for a level to settle, to show what its hands would do to one.
+func replayAnalogWith(s *Synthesiser, g *Game, seed uint64, opts AnalogOptions, cal *calibration.Calibration, copts calibration.ClassifierOptions) (analogStats, error) {
 	a, err := s.Analog(g, seed, opts)
 	if err != nil {
-		return 0, err
+		return analogStats{}, err
 	}
-	tc, err := calibration.NewTraceClassifier(cal, calibration.ClassifierOptions{})
+	tc, err := calibration.NewTraceClassifier(cal, copts)
 	if err != nil {
-		return 0, err
+		return analogStats{}, err
 	}
-	frames := 0
+	check := &airCheck{tc: tc, a: a}
+	check.stats.hovers[0], check.stats.hovers[1] = a.Hovers()
 	reports, err := ReplayStream(func() (trace.Line, bool) {
 		l, ok := a.Next()
 		if l.Kind == trace.Frame {
-			frames++
+			check.stats.frames++
 		}
 		return l, ok
-	}, game.Options{Laws: s.Options().Laws, Analog: tc})
+	}, game.Options{Laws: s.Options().Laws, Analog: check})
 	if err != nil {
-		return frames, err
+		return check.stats, err
 	}
 	if err := CheckClean(g, reports); err != nil {
-		return frames, fmt.Errorf("seed %d, laws %s, %s: %w", seed, s.Options().Laws, a.Board(), err)
+		check.err = err
 	}
-	return frames, nil
+	if check.err != nil {
+		return check.stats, fmt.Errorf("seed %d, laws %s, %s, hands x%v: %w", seed, s.Options().Laws, a.Board(), max(opts.Slow, 1), check.err)
+	}
+	return check.stats, nil
 }
 
 // TestCorpusAnalog plays the corpus on simulated analogue boards, every
-// noise source at its datasheet level (offset and gain spread, drift over
-// the hour, crosstalk, men set off-centre, sensor and ADC noise, the ADC's
-// nonlinearity, one weak sensor a board), scanned 100 times a second,
-// replays each trace through the board's calibration, and requires every
-// move back with nothing irregular. Under -short every 4th game of the
-// corpus; under -race a sample of it.
+// noise source at its datasheet level (offset and gain spread, each
+// sensor's drift of its own sign as the board warms, crosstalk, men set
+// off-centre, sensor and ADC noise, the ADC's nonlinearity, one weak sensor
+// a board), by ordinary and slow hands (twice and three times as slow) that
+// sometimes hold a man above a square, scanned 100 times a second, replays
+// each trace through the board's calibration, and requires every move back
+// with nothing irregular and every placement read only once the man is
+// down. Under -short every 4th game of the corpus; under -race a sample of
+// it.
 func TestCorpusAnalog(t *testing.T) {
 	cals, err := analogCalibrations()
 	if err != nil {
@@ -107,7 +176,8 @@ func TestCorpusAnalog(t *testing.T) {
 		games = every(games, 3)
 	}
 	results := make([]corpusResult, len(games))
-	frames := make([]int, len(games))
+	stats := make([]analogStats, len(games))
+	slowness := make([]float64, len(games))
 	forEachGame(len(games), func(i int, synths map[string]*Synthesiser) {
 		seed := gameSeed(&games[i])
 		laws := corpusLaws[seed%uint64(len(corpusLaws))]
@@ -117,19 +187,43 @@ func TestCorpusAnalog(t *testing.T) {
 			return
 		}
 		opts, board := analogOptions(seed)
-		n, err := replayAnalog(s, &games[i], seed, opts, cals[board])
+		st, err := replayAnalog(s, &games[i], seed, opts, cals[board])
 		results[i] = corpusResult{game: i, laws: laws, moves: len(games[i].Moves), err: err}
-		frames[i] = n
+		stats[i], slowness[i] = st, opts.Slow
 	})
+	type tally struct {
+		games, moves, failed, placements int
+		hovers                           [2]int
+		highest                          float64
+	}
+	by := map[float64]*tally{}
 	failed, moves, total := 0, 0, 0
 	for i, r := range results {
 		moves += r.moves
-		total += frames[i]
+		total += stats[i].frames
+		tl := by[slowness[i]]
+		if tl == nil {
+			tl = &tally{}
+			by[slowness[i]] = tl
+		}
+		tl.games++
+		tl.moves += r.moves
+		tl.placements += stats[i].placements
+		tl.hovers[0] += stats[i].hovers[0]
+		tl.hovers[1] += stats[i].hovers[1]
+		tl.highest = max(tl.highest, stats[i].highest)
 		if r.err != nil {
 			failed++
+			tl.failed++
 			if failed <= 20 {
 				t.Errorf("%v", r.err)
 			}
+		}
+	}
+	for _, slow := range []float64{1, 2, 3} {
+		if tl := by[slow]; tl != nil {
+			t.Logf("hands x%v: %d games, %d moves, %d placements read (the highest %.3f mm above his seat), %d hovers over the square set down on, %d beside it: %d not recovered faithfully",
+				slow, tl.games, tl.moves, tl.placements, tl.highest, tl.hovers[0], tl.hovers[1], tl.failed)
 		}
 	}
 	t.Logf("%d games, %d moves, %d analogue frames: %d not recovered faithfully", len(games), moves, total, failed)

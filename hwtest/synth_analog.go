@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/boardd/boardd/board"
+	"github.com/boardd/boardd/calibration"
 	"github.com/boardd/boardd/hwtest/hallsim"
 	"github.com/boardd/boardd/trace"
 )
@@ -34,14 +35,74 @@ type AnalogOptions struct {
 	// Calibration is the name the trace's first line gives its calibration
 	// file (docs/trace-format.md); empty for none.
 	Calibration string
+	// Slow is how many times longer than an ordinary hand's the hands take
+	// to lower a man onto a square and to raise him from it (1 if zero):
+	// an ordinary hand lowers him from the height he is carried at in 50
+	// to 120 ms along a minimum-jerk path, slowing to a stop as he lands.
+	// A hand is only as slow as the events leave it time for: a fast reply
+	// is made fast.
+	Slow float64
+	// Hover is the chance that a hand holds a man still above a square,
+	// 100 to 600 ms, before it sets him down there or, half the time, over
+	// an empty square beside it before it moves on to set him down (0 for
+	// never), where the events leave the time.
+	Hover float64
+	// HoverHeight is the lowest a hovering hand holds a man above the
+	// board, in mm (4); each hover is held between HoverHeight and twice
+	// it, trembling by a few tenths of a millimetre.
+	HoverHeight float64
 }
 
-// Hand speeds near the board, in mm/ms: the last centimetre of setting a
-// man down, or the first of lifting him, takes 25 to 65 ms.
+// Hands near the board. An ordinary hand takes 50 to 120 ms (rampShortest
+// to rampLongest) to lower a man from the height he is carried at (a
+// trace's clear height) onto his square, and as long to raise him, along
+// minimum-jerk paths; AnalogOptions.Slow stretches both. A ramp is never
+// shorter than rampLeast, when the events leave no more time.
 const (
-	slowestHand = 0.15
-	fastestHand = 0.4
+	rampShortest = 50.0 // ms
+	rampLongest  = 120.0
+	rampLeast    = 15.0
+	// farSpeed is how fast a man rises beyond the carrying height, out of
+	// every sensor's reach, in mm/ms.
+	farSpeed = 0.3
 )
+
+// Hovers: how long and how shakily a hand holds a man above a square.
+const (
+	hoverShortest = 100.0 // ms
+	hoverLongest  = 600.0
+	tremorMost    = 0.3  // mm, amplitude
+	tremorLow     = 4.0  // Hz
+	tremorHigh    = 10.0 // Hz
+)
+
+// seatedWithin is how close to his seat, as a fraction of his field, a man
+// being lowered reads as at rest: his level is then within the classifier's
+// stillness band of his seated one (about 1 % of a man's swing on a healthy
+// sensor), and its settling time runs from there.
+const seatedWithin = 0.01
+
+// minJerk is the minimum-jerk path from 0 to 1 over time 0 to 1: it starts
+// and ends at rest, without a jolt.
+func minJerk(x float64) float64 {
+	x = min(max(x, 0), 1)
+	return x * x * x * (10 + x*(-15+6*x))
+}
+
+// minJerkAt returns the time (0 to 1) at which the minimum-jerk path
+// reaches y.
+func minJerkAt(y float64) float64 {
+	lo, hi := 0.0, 1.0
+	for range 50 {
+		mid := (lo + hi) / 2
+		if minJerk(mid) < y {
+			lo = mid
+		} else {
+			hi = mid
+		}
+	}
+	return (lo + hi) / 2
+}
 
 // LeadPeriod is the time between the frames of an analogue trace before
 // the game begins: the classifier's drift tracking steps by the time
@@ -54,28 +115,99 @@ const LeadPeriod = time.Second
 // their thresholds as men of different strengths rise and fall.
 const analogGap = 60 * time.Millisecond
 
-// spell is one stay of a man on a square: he lands at a (ms) coming down
-// at va mm/ms and starts to rise at b going up at vb, at (x, y) on the
-// board's plane. A stay shorter than his descent and ascent (b before a)
-// is a dip that may not reach the board.
+// spell is one stay of a man on a square: lowered from the carrying height
+// onto (x, y) in down ms, landing at a (ms); raised from b in up ms. A
+// hover holds him hover mm above the square for hold ms before his last
+// descent, reached from the carrying height in into ms. A pass is a hover
+// alone: held until a, then raised from there at b = a, never set down. A
+// stay shorter than his descent and ascent (b before a) is a dip that may
+// not reach the board.
 type spell struct {
-	a, b   float64
-	va, vb float64
-	x, y   float64
+	a, b      float64
+	down, up  float64
+	hover     float64
+	into      float64
+	hold      float64
+	pass      bool
+	tremor    float64 // amplitude of the hover's tremor, mm
+	freq, phi float64 // its angular frequency (rad/ms) and phase
+	x, y      float64
+	// cross is when the lift of this stay is read (its event, less the
+	// debounce): the rise is timed to it. read is when the placement is
+	// read.
+	cross, read float64
+}
+
+// descent returns how long before a the man leaves the carrying height.
+func (s *spell) descent() float64 {
+	if s.pass {
+		return s.into + s.hold
+	}
+	d := s.down
+	if s.hover > 0 {
+		d += s.hold + s.into
+	}
+	return d
+}
+
+// held is the height of a hovering hand at t: the hover and its tremor.
+func (s *spell) held(t float64) float64 {
+	return s.hover + s.tremor*math.Sin(s.freq*t+s.phi)
+}
+
+// coming is how high above the square the man is at t on his way down to
+// this stay, top being the carrying height.
+func (s *spell) coming(t, top float64) float64 {
+	if t >= s.a {
+		if s.pass {
+			return s.held(t)
+		}
+		return 0
+	}
+	end := s.a // the end of the part of the descent t is in
+	if !s.pass {
+		from := top
+		if s.hover > 0 {
+			from = s.hover
+		}
+		if t >= end-s.down {
+			return from * (1 - minJerk((t-(end-s.down))/s.down))
+		}
+		if s.hover == 0 {
+			return top + farSpeed*(end-s.down-t)
+		}
+		end -= s.down
+	}
+	if t >= end-s.hold {
+		return s.held(t)
+	}
+	if start := end - s.hold - s.into; t >= start {
+		return s.hover + (top-s.hover)*(1-minJerk((t-start)/s.into))
+	} else {
+		return top + farSpeed*(start-t)
+	}
+}
+
+// going is how high above the square the man is at t on his way up from
+// this stay.
+func (s *spell) going(t, top float64) float64 {
+	if t <= s.b {
+		return 0
+	}
+	from := 0.0
+	if s.pass {
+		from = s.hover
+	}
+	if t <= s.b+s.up {
+		return from + (top-from)*minJerk((t-s.b)/s.up)
+	}
+	return top + farSpeed*(t-s.b-s.up)
 }
 
 // height is how high above the stay's square the man is at time t (ms),
-// going by this stay alone: 0 while he stands, rising at vb after b,
-// coming down at va before a.
-func (s *spell) height(t float64) float64 {
-	h := 0.0
-	if t < s.a {
-		h = s.va * (s.a - t)
-	}
-	if t > s.b {
-		h = max(h, s.vb*(t-s.b))
-	}
-	return h
+// going by this stay alone.
+func (s *spell) height(t, top float64) float64 {
+	return max(s.coming(t, top), s.going(t, top))
 }
 
 // analogMan is one man of the trace, with his magnet and his stays.
@@ -107,6 +239,13 @@ type AnalogTrace struct {
 	clear  float64 // the height at which a hand carries a man across
 	settle time.Duration
 	first  bool
+	// over is how high the lowest man above each square was at the last
+	// frame, in mm (+Inf for none within reach): the truth a test holds
+	// the classifier's readings to.
+	over [64]float64
+	// hovers counts the hovers rendered: over the square set down on, and
+	// over another before moving on.
+	hovers [2]int
 }
 
 // Analog synthesises game g as an analogue trace: the hands of Events (with
@@ -144,6 +283,21 @@ func renderAnalog(start board.Position, lines []trace.Line, placed []board.Color
 	if opts.Started < 0 {
 		return nil, fmt.Errorf("hwtest: analogue: started %v: want 0 or more", opts.Started)
 	}
+	switch {
+	case opts.Slow == 0:
+		opts.Slow = 1
+	case !(opts.Slow >= 1 && opts.Slow <= 20):
+		return nil, fmt.Errorf("hwtest: analogue: hands %v times as slow as ordinary ones: want 1 to 20", opts.Slow)
+	}
+	if !(opts.Hover >= 0 && opts.Hover <= 1) {
+		return nil, fmt.Errorf("hwtest: analogue: hover chance %v: want 0 to 1", opts.Hover)
+	}
+	switch {
+	case opts.HoverHeight == 0:
+		opts.HoverHeight = 4
+	case !(opts.HoverHeight > 0 && opts.HoverHeight <= 20):
+		return nil, fmt.Errorf("hwtest: analogue: hover height %v mm: want more than 0, at most 20", opts.HoverHeight)
+	}
 	hb, err := hallsim.NewBoard(opts.Board, opts.BoardSeed)
 	if err != nil {
 		return nil, fmt.Errorf("hwtest: analogue: %w", err)
@@ -157,7 +311,6 @@ func renderAnalog(start board.Position, lines []trace.Line, placed []board.Color
 		th := 2 * math.Pi * rng.Float64()
 		return x + r*math.Cos(th), y + r*math.Sin(th)
 	}
-	speed := func() float64 { return slowestHand + (fastestHand-slowestHand)*rng.Float64() }
 	newMan := func(c board.Color) (int, error) {
 		if len(a.men) == hallsim.MaxMen {
 			return -1, fmt.Errorf("hwtest: analogue: more than %d men", hallsim.MaxMen)
@@ -170,8 +323,12 @@ func renderAnalog(start board.Position, lines []trace.Line, placed []board.Color
 		return len(a.men) - 1, nil
 	}
 	var on [64]int
+	var changed [64]float64 // when each square last changed, ms
+	var left [64][2]int     // the man last lifted from each square, and his stay
 	for i := range on {
 		on[i] = -1
+		changed[i] = math.Inf(-1)
+		left[i] = [2]int{-1, -1}
 	}
 	for sq := range 64 {
 		man := start.Men[sq]
@@ -184,15 +341,25 @@ func renderAnalog(start board.Position, lines []trace.Line, placed []board.Color
 		}
 		x, y := land(board.Square(sq))
 		on[sq] = id
-		a.men[id].spells = []spell{{a: math.Inf(-1), b: math.Inf(1), x: x, y: y}}
+		a.men[id].spells = []spell{{a: math.Inf(-1), b: math.Inf(1), read: math.Inf(-1), x: x, y: y}}
 	}
-	// The heights at which a centred man of nominal strength reads half his
-	// field (a placement is read there) and a quarter (a lift): the events'
-	// moments, less the debounce, are put there.
-	hOn, hOff := hallsim.HalfHeight(m.Depth, 0.5), hallsim.HalfHeight(m.Depth, 0.25)
+	// A lift is read once a man's field has fallen by half (the classifier
+	// reads a lift half way from his level at rest): his rise is timed to
+	// pass that height at the lift's moment, less the debounce. A placement
+	// is read SettleTime after his level has come within its noise of his
+	// seated one: his landing is timed so that this falls at the place's
+	// moment, less the debounce.
+	ms := func(t time.Duration) float64 { return float64(t) / float64(time.Millisecond) }
+	top := a.clear
+	liftAt := minJerkAt(hallsim.HalfHeight(m.Depth, 0.5) / top)
+	hSeat := hallsim.HalfHeight(m.Depth, 1-seatedWithin)
+	seated := func(from float64) float64 { return minJerkAt(1 - hSeat/from) }
+	settle := ms(calibration.SettleTime)
+	ramp := func() float64 { return opts.Slow * (rampShortest + (rampLongest-rampShortest)*rng.Float64()) }
+	const carry = 10.0     // ms at the carrying height, at least, between two stays
+	const afterRead = 25.0 // ms a man stays down, at least, after his placement is read
 	var hand []int
 	places := 0
-	ms := func(t time.Duration) float64 { return float64(t) / float64(time.Millisecond) }
 	for _, l := range lines {
 		if l.Kind != trace.Setup {
 			l.T += opts.Started
@@ -204,9 +371,13 @@ func renderAnalog(start board.Position, lines []trace.Line, placed []board.Color
 				return nil, fmt.Errorf("hwtest: analogue: %s lifted at %v from an empty square", l.Square, l.T)
 			}
 			on[l.Square] = -1
-			v := speed()
+			changed[l.Square] = ms(l.T)
 			sp := &a.men[id].spells[len(a.men[id].spells)-1]
-			sp.b, sp.vb = ms(l.T-debounce)-hOff/v, v
+			sp.cross = ms(l.T - debounce)
+			// He rises only once his placement has been read.
+			sp.up = max(min(ramp(), (sp.cross-sp.read-afterRead)/liftAt), rampLeast)
+			sp.b = sp.cross - liftAt*sp.up
+			left[l.Square] = [2]int{id, len(a.men[id].spells) - 1}
 			hand = append(hand, id)
 			a.events = append(a.events, l)
 		case trace.Place:
@@ -241,10 +412,103 @@ func renderAnalog(start board.Position, lines []trace.Line, placed []board.Color
 					return nil, err
 				}
 			}
-			on[l.Square] = id
-			v := speed()
 			x, y := land(l.Square)
-			a.men[id].spells = append(a.men[id].spells, spell{a: ms(l.T-debounce) + hOn/v, b: math.Inf(1), va: v, x: x, y: y})
+			ns := spell{read: ms(l.T - debounce), b: math.Inf(1), down: ramp(), x: x, y: y}
+			var prev *spell
+			if pick >= 0 && len(a.men[id].spells) > 0 {
+				prev = &a.men[id].spells[len(a.men[id].spells)-1]
+			}
+			// room is the time a descent of d ms from height from, with
+			// extra ms before it, leaves the last stay's rise after his
+			// lift is read and his carry across.
+			landing := func(d, from float64) float64 { return ns.read - settle + (1-seated(from))*d }
+			room := func(d, from, extra float64) float64 { return landing(d, from) - d - extra - prev.cross }
+			var pass *spell
+			if prev != nil && rng.Float64() < opts.Hover {
+				h := spell{hover: opts.HoverHeight * (1 + rng.Float64()), hold: hoverShortest + (hoverLongest-hoverShortest)*rng.Float64(),
+					into: ns.down / 2, tremor: tremorMost * rng.Float64(), freq: 2 * math.Pi * (tremorLow + (tremorHigh-tremorLow)*rng.Float64()) / 1000,
+					phi: 2 * math.Pi * rng.Float64()}
+				over := l.Square
+				if rng.IntN(2) == 0 {
+					over = emptyBeside(l.Square, on[:], rng)
+				}
+				extra := h.into + h.hold
+				if over != l.Square {
+					extra += ns.down/2 + carry // his rise from the hover, and across
+				}
+				need := (1-liftAt)*rampLeast + carry
+				if r := room(ns.down, h.hover, extra); r < need {
+					cut := min(need-r, h.hold-hoverShortest)
+					h.hold -= cut
+					extra -= cut
+				}
+				start := landing(ns.down, h.hover) - ns.down - extra
+				if over.Valid() && room(ns.down, h.hover, extra) >= need && changed[over] < start-100 && on[over] < 0 {
+					if over == l.Square {
+						a.hovers[0]++
+						ns.hover, ns.hold, ns.into, ns.tremor, ns.freq, ns.phi = h.hover, h.hold, h.into, h.tremor, h.freq, h.phi
+					} else {
+						h.pass, h.up = true, ns.down/2
+						h.x, h.y = a.board.Model().Centre(over)
+						h.x += opts.OffCentre * (rng.Float64() - 0.5)
+						h.y += opts.OffCentre * (rng.Float64() - 0.5)
+						pass = &h
+						a.hovers[1]++
+					}
+				}
+			}
+			from, extra := top, 0.0
+			if ns.hover > 0 {
+				from, extra = ns.hover, ns.hold+ns.into
+			}
+			if pass != nil {
+				extra = pass.into + pass.hold + pass.up + carry
+			}
+			if prev != nil {
+				// As slow as the events leave time for: the last rise
+				// first, then this descent.
+				if r := room(ns.down, from, extra) - carry; r < (1-liftAt)*prev.up {
+					prev.up = max(r/(1-liftAt), rampLeast)
+					prev.b = prev.cross - liftAt*prev.up
+				}
+				if r := room(ns.down, from, extra) - carry - (1-liftAt)*prev.up; r < 0 {
+					// room falls by seated(from) for each ms the descent
+					// is made longer
+					ns.down = max(ns.down+r/seated(from), rampLeast)
+				}
+			}
+			ns.a = landing(ns.down, from)
+			if v := left[l.Square]; v[0] >= 0 && v[0] != id {
+				// The man last lifted from here is clear of the square,
+				// however slow his hand, before this one is lowered onto
+				// it: one hand cannot set a man down through another.
+				gone := &a.men[v[0]].spells[v[1]]
+				if by := ns.a - ns.descent() - carry; gone.b+gone.up > by {
+					gone.up = max((by-gone.cross)/(1-liftAt), rampLeast)
+					gone.b = gone.cross - liftAt*gone.up
+				}
+				if over := gone.b + gone.up + carry - (ns.a - ns.descent()); over > 0 {
+					// Still in the way: a quicker descent, without a hover.
+					if ns.hover > 0 {
+						a.hovers[0]--
+					}
+					if pass != nil {
+						a.hovers[1]--
+						pass = nil
+					}
+					ns.hover, ns.hold, ns.into = 0, 0, 0
+					ns.down = max(ns.down-over/seated(top), rampLeast)
+					ns.a = landing(ns.down, top)
+				}
+			}
+			if pass != nil {
+				pass.a = ns.a - ns.descent() - carry - pass.up
+				pass.b = pass.a
+				a.men[id].spells = append(a.men[id].spells, *pass)
+			}
+			on[l.Square] = id
+			changed[l.Square] = ms(l.T)
+			a.men[id].spells = append(a.men[id].spells, ns)
 			a.events = append(a.events, l)
 		default:
 			if l.Kind == trace.Setup {
@@ -293,8 +557,19 @@ func (a *AnalogTrace) Next() (trace.Line, bool) {
 		a.ev++
 	}
 	ms := float64(t) / float64(time.Millisecond)
+	for i := range a.over {
+		a.over[i] = math.Inf(1)
+	}
+	p := a.board.Model().Pitch
 	for id := range a.men {
 		a.move(id, ms)
+		if m := &a.men[id]; !m.away {
+			f, r := int(math.Round(m.x/p)), int(math.Round(m.y/p))
+			if f >= 0 && f < 8 && r >= 0 && r < 8 {
+				sq := board.NewSquare(f, r)
+				a.over[sq] = min(a.over[sq], m.h)
+			}
+		}
 	}
 	l := trace.Line{T: t, Kind: trace.Frame, Occupancy: a.occ, Bits: uint8(a.board.Model().Bits)}
 	a.board.Read(t, &l.Analog)
@@ -304,6 +579,20 @@ func (a *AnalogTrace) Next() (trace.Line, bool) {
 	}
 	return l, true
 }
+
+// Height returns how high above square sq the lowest man over it was at
+// the last frame line, in mm: 0 for a man at rest, +Inf for none within
+// reach of its sensor.
+func (a *AnalogTrace) Height(sq board.Square) float64 {
+	if !sq.Valid() {
+		return math.Inf(1)
+	}
+	return a.over[sq]
+}
+
+// Hovers returns how many times a hand held a man above the square it then
+// set him down on, and above another square before moving on.
+func (a *AnalogTrace) Hovers() (onto, beside int) { return a.hovers[0], a.hovers[1] }
 
 // Lines renders the whole trace.
 func (a *AnalogTrace) Lines() []trace.Line {
@@ -318,22 +607,23 @@ func (a *AnalogTrace) Lines() []trace.Line {
 }
 
 // move puts man id where he is at time t (ms): seated in a stay, coming
-// down to one, rising from one, or carried from one to the next.
+// down to one, rising from one, held above a square, or carried from one
+// to the next.
 func (a *AnalogTrace) move(id int, t float64) {
 	m := &a.men[id]
 	for m.cur+1 < len(m.spells) && m.spells[m.cur+1].a <= t {
 		m.cur++
 	}
 	k := &m.spells[m.cur]
-	h := k.height(t)
+	h := k.height(t, a.clear)
 	x, y := k.x, k.y
 	if m.cur+1 < len(m.spells) {
 		n := &m.spells[m.cur+1]
-		h = min(h, n.height(t))
+		h = min(h, n.height(t, a.clear))
 		// Carried in a straight line from the one stay to the next, once
 		// the hand has lifted him clear of the board, and set down
 		// straight: across at the top of his path when it is lower.
-		from, to := k.b+a.clear/k.vb, n.a-a.clear/n.va
+		from, to := k.b+k.up, n.a-n.descent()
 		if from >= to {
 			from = (from + to) / 2
 			to = from
@@ -345,6 +635,17 @@ func (a *AnalogTrace) move(id int, t float64) {
 			f := (t - from) / (to - from)
 			x, y = k.x+f*(n.x-k.x), k.y+f*(n.y-k.y)
 		}
+	} else if gone := t - (k.b + k.up); gone > 0 {
+		// Taken off the board: once clear of it, carried away from its
+		// middle to the side, not straight up over his square.
+		cx := 3.5 * a.board.Model().Pitch
+		dx, dy := k.x-cx, k.y-cx
+		if r := math.Hypot(dx, dy); r > 0 {
+			dx, dy = dx/r, dy/r
+		} else {
+			dx, dy = 1, 0
+		}
+		x, y = k.x+2*farSpeed*gone*dx, k.y+2*farSpeed*gone*dy
 	}
 	if h >= a.hmax {
 		if !m.away {
@@ -358,4 +659,24 @@ func (a *AnalogTrace) move(id int, t float64) {
 	}
 	a.board.Put(id, x, y, h, m.strength)
 	m.x, m.y, m.h, m.away = x, y, h, false
+}
+
+// emptyBeside returns an empty square beside sq (on[s] < 0), drawn by rng,
+// or NoSquare when none is.
+func emptyBeside(sq board.Square, on []int, rng *rand.Rand) board.Square {
+	var near [8]board.Square
+	n := 0
+	for df := -1; df <= 1; df++ {
+		for dr := -1; dr <= 1; dr++ {
+			f, r := sq.File()+df, sq.Rank()+dr
+			if (df != 0 || dr != 0) && f >= 0 && f < 8 && r >= 0 && r < 8 && on[board.NewSquare(f, r)] < 0 {
+				near[n] = board.NewSquare(f, r)
+				n++
+			}
+		}
+	}
+	if n == 0 {
+		return board.NoSquare
+	}
+	return near[rng.IntN(n)]
 }

@@ -16,9 +16,6 @@ const MaxMen = 64
 // squares off, at the default geometry, it is 0.1 % of his own.
 const reach = 2
 
-// warmUp is the time constant of the board's warming.
-const warmUp = 20 * time.Minute
-
 // sensorPart is one square's sensor as built.
 type sensorPart struct {
 	quiet float64 // quiescent output, V
@@ -67,9 +64,21 @@ func NewBoard(m Model, seed uint64) (*Board, error) {
 		p := &b.parts[sq]
 		p.quiet = m.Supply / 2 * (1 + m.OffsetSpread*(2*parts.Float64()-1))
 		p.gain = m.Sensitivity / 1000 * scale * (1 + m.GainSpread*(2*parts.Float64()-1))
-		p.drift = m.NullDrift / 1000 * scale * (0.5 + parts.Float64())
+		// One draw gives the drift's size, 0.5 to 1.5 of NullDrift, and
+		// (unless the board drifts together) its sign.
+		u := parts.Float64()
+		p.drift = m.NullDrift / 1000 * scale * (0.5 + u)
+		if !m.DriftTogether {
+			p.drift = m.NullDrift / 1000 * scale * (0.5 + 2*math.Abs(u-0.5))
+			if u < 0.5 {
+				p.drift = -p.drift
+			}
+		}
 		if board.Square(sq) == m.Weak {
 			p.gain *= m.WeakGain
+			if m.WeakDrift != 0 {
+				p.drift = m.WeakDrift / 1000 * scale
+			}
 		}
 	}
 	for sq := range b.chanOf {
@@ -117,11 +126,13 @@ func (b *Board) SetStarted(d time.Duration) { b.started = d }
 
 // Temperature returns how far the board has warmed at time t, in °C.
 func (b *Board) Temperature(t time.Duration) float64 {
-	on := (t + b.started).Seconds()
-	if on <= 0 {
-		return 0
-	}
-	return b.m.Warming * (1 - math.Exp(-on/warmUp.Seconds())) / (1 - math.Exp(-time.Hour.Seconds()/warmUp.Seconds()))
+	return b.m.warmed(t + b.started)
+}
+
+// NullDrift returns how far square sq's sensor's quiescent output has moved
+// at time t, in mV: its own drift times the board's warming.
+func (b *Board) NullDrift(sq board.Square, t time.Duration) float64 {
+	return b.parts[sq].drift * b.Temperature(t) * 1000
 }
 
 // Put sets man id (0 to MaxMen-1) at (x, y) on the board's plane (mm from

@@ -5,8 +5,8 @@
 //
 // Each way a real board's readings stray is one named field of Model, so
 // that a test can turn one up at a time and see how far it can go before a
-// move is lost: the sensors' offset and gain spread, their drift as the
-// board warms over an hour, crosstalk (a man's field reaching the sensors of
+// move is lost: the sensors' offset and gain spread, their drift (each part
+// of its own sign) as the board warms after it is switched on, crosstalk (a man's field reaching the sensors of
 // the squares around it, which strong magnets make large), men set
 // off-centre (the hands' doing, so the synthesiser's), the ADC's noise and
 // nonlinearity, and one weak sensor. docs/calibration.md gives the figures
@@ -25,6 +25,7 @@ package hallsim
 import (
 	"fmt"
 	"math"
+	"time"
 
 	"github.com/boardd/boardd/board"
 )
@@ -79,14 +80,24 @@ type Model struct {
 	// in the tests looks past).
 	SensorNoise float64
 
-	// Warming is how many degrees the board warms over its first hour of
-	// play (8 °C: LEDs, the Pi, a room filling up), approached with a time
-	// constant of 20 minutes.
+	// Warming is how many degrees the board warms after it is switched on
+	// (6 °C: the LEDs, the Pi, a room filling up), approached with time
+	// constant WarmUp.
 	Warming float64
+	// WarmUp is the time constant of the board's warming (15 minutes).
+	WarmUp time.Duration
 	// NullDrift is the sensors' quiescent drift, in mV/°C at 5 V (1.0,
-	// scaled with Supply): each sensor drifts NullDrift times 0.5 to 1.5, so
-	// the board drifts mostly together, as temperature moves it.
+	// scaled with Supply): each part drifts NullDrift times 0.5 to 1.5, of
+	// its own sign, so that neighbours drift apart as the board warms.
 	NullDrift float64
+	// DriftTogether gives every part's drift the same sign (upwards), as if
+	// temperature moved the whole board alike: the common drift an earlier
+	// model had.
+	DriftTogether bool
+	// WeakDrift, when not zero, is the weak sensor's own null drift in
+	// mV/°C at 5 V, of either sign, instead of a part's drawn one: a sensor
+	// that drifts away from its neighbours (under a man, say).
+	WeakDrift float64
 
 	// ADCNoise is the ADC's transition noise, in LSB rms (0.3).
 	ADCNoise float64
@@ -120,7 +131,7 @@ func DefaultModel() Model {
 	return Model{
 		Bits: 12, Pitch: 40, Depth: 10, Field: 400, FieldSpread: 0.1,
 		Supply: 3.3, Sensitivity: 1.7, GainSpread: 0.18, OffsetSpread: 0.1, Rail: 0.17, SensorNoise: 0.5,
-		Warming: 8, NullDrift: 1.0,
+		Warming: 6, WarmUp: 15 * time.Minute, NullDrift: 1.0,
 		ADCNoise: 0.3, INL: 1, DNL: 0.5,
 		Weak: board.Square(28), WeakGain: 0.4,
 	}
@@ -152,6 +163,9 @@ func (m Model) withDefaults() Model {
 	def(&m.SensorNoise, d.SensorNoise)
 	def(&m.Warming, d.Warming)
 	def(&m.NullDrift, d.NullDrift)
+	if m.WarmUp <= 0 {
+		m.WarmUp = d.WarmUp
+	}
 	def(&m.ADCNoise, d.ADCNoise)
 	def(&m.INL, d.INL)
 	def(&m.DNL, d.DNL)
@@ -185,12 +199,26 @@ func (m Model) check() error {
 		}
 	}
 	for name, v := range map[string]float64{"sensitivity": m.Sensitivity, "sensor noise": m.SensorNoise, "warming": m.Warming,
-		"null drift": m.NullDrift, "ADC noise": m.ADCNoise, "INL": m.INL, "weak gain": m.WeakGain} {
+		"null drift": m.NullDrift, "weak drift": math.Abs(m.WeakDrift), "ADC noise": m.ADCNoise, "INL": m.INL, "weak gain": m.WeakGain} {
 		if !(v >= 0 && v <= 1e4) || math.IsNaN(v) {
 			return fmt.Errorf("hallsim: %s %v: want 0 or more", name, v)
 		}
 	}
 	return nil
+}
+
+// Temperature returns how far a board of this model has warmed when it has
+// been on for d, in °C.
+func (m Model) Temperature(d time.Duration) float64 {
+	return m.withDefaults().warmed(d)
+}
+
+// warmed is Temperature for a model with its defaults filled in.
+func (m Model) warmed(d time.Duration) float64 {
+	if d <= 0 {
+		return 0
+	}
+	return m.Warming * (1 - math.Exp(-d.Seconds()/m.WarmUp.Seconds()))
 }
 
 // Centre returns the centre of square sq on the board's plane, in mm from

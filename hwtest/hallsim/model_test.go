@@ -92,22 +92,51 @@ func TestNoiseSources(t *testing.T) {
 		}
 	})
 	t.Run("drift", func(t *testing.T) {
-		m := quiet()
-		m.Warming, m.NullDrift = 8, 1
-		b := mustBoard(t, m, 4)
-		if d := b.Temperature(time.Hour); math.Abs(d-8) > 1e-9 {
-			t.Errorf("warmed %v °C in an hour, want 8", d)
-		}
-		if d := b.Temperature(20 * time.Minute); d < 5 || d > 6 {
-			t.Errorf("warmed %v °C in 20 minutes, want 63 %% of the way", d)
-		}
-		for sq := range 64 {
-			cold, _ := readings(b, board.Square(sq), 0, 1)
-			warm, _ := readings(b, board.Square(sq), time.Hour, 1)
-			// 0.5 to 1.5 mV/°C at 5 V, 0.66 of it at 3.3 V, over 8 °C.
-			if d := (warm - cold) * perLSB * 1000; d < 8*0.5*0.66-1 || d > 8*1.5*0.66+1 {
-				t.Errorf("%v drifted %.1f mV in the hour", board.Square(sq), d)
+		for _, tc := range []struct {
+			name     string
+			together bool
+		}{{"each part its own sign", false}, {"together", true}} {
+			m := quiet()
+			m.Warming, m.WarmUp, m.NullDrift, m.DriftTogether = 6, 15*time.Minute, 1, tc.together
+			b := mustBoard(t, m, 4)
+			if d := b.Temperature(15 * time.Minute); math.Abs(d-6*(1-1/math.E)) > 1e-9 {
+				t.Errorf("%s: warmed %v °C in 15 minutes, want 63 %% of 6", tc.name, d)
 			}
+			if d := b.Temperature(3 * time.Hour); d < 5.99 || d > 6 {
+				t.Errorf("%s: warmed %v °C in 3 hours, want 6", tc.name, d)
+			}
+			up, down := 0, 0
+			for sq := range 64 {
+				cold, _ := readings(b, board.Square(sq), 0, 1)
+				warm, _ := readings(b, board.Square(sq), 3*time.Hour, 1)
+				// 0.5 to 1.5 mV/°C at 5 V, 0.66 of it at 3.3 V, over 6 °C.
+				d := (warm - cold) * perLSB * 1000
+				if math.Abs(d) < 6*0.5*0.66-1 || math.Abs(d) > 6*1.5*0.66+1 {
+					t.Errorf("%s: %v drifted %.1f mV", tc.name, board.Square(sq), d)
+				}
+				if want := b.NullDrift(board.Square(sq), 3*time.Hour); math.Abs(d-want) > 1 {
+					t.Errorf("%s: %v drifted %.1f mV, NullDrift says %.1f", tc.name, board.Square(sq), d, want)
+				}
+				if d > 0 {
+					up++
+				} else {
+					down++
+				}
+			}
+			if tc.together && down > 0 {
+				t.Errorf("%s: %d sensors drifted down", tc.name, down)
+			}
+			if !tc.together && (up < 16 || down < 16) {
+				t.Errorf("%s: %d sensors drifted up and %d down: want both signs", tc.name, up, down)
+			}
+		}
+	})
+	t.Run("weak sensor's own drift", func(t *testing.T) {
+		m := quiet()
+		m.Weak, m.WeakGain, m.WeakDrift, m.Warming = e4, 0.4, -20, 6
+		b := mustBoard(t, m, 4)
+		if d := b.NullDrift(e4, 3*time.Hour); math.Abs(d-(-20*0.66*6)) > 0.5 {
+			t.Errorf("e4 drifted %.1f mV, want -20 mV/°C at 5 V over 6 °C", d)
 		}
 	})
 	t.Run("crosstalk", func(t *testing.T) {
