@@ -34,7 +34,6 @@ var docSkips = []struct {
 	{regexp.MustCompile(`^boardd run\b`), "the daemon runs until stopped"},
 	{regexp.MustCompile(`^boardd hall\b`), "the hall's daemon, and an MQTT broker"},
 	// Hardware, or a daemon at the other end of a serial line.
-	{regexp.MustCompile(`^boardd rig --`), "plays into a running daemon over a serial line (TestRig runs it)"},
 	{regexp.MustCompile(`^boardd calibrate( --sim)?( --restart)?( +#.*)?$`), "interactive: waits for a person at the board"},
 	{regexp.MustCompile(`^boardd selftest( --no-walk| --json)?( +#.*)?$`), "needs a calibrated board (the --sim form runs)"},
 	// The system: a Pi's /etc and /var/lib/boardd, root.
