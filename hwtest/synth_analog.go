@@ -48,7 +48,7 @@ type AnalogOptions struct {
 	// never), where the events leave the time.
 	Hover float64
 	// HoverHeight is the lowest a hovering hand holds a man above the
-	// board, in mm (4); each hover is held between HoverHeight and twice
+	// board, in mm (4.5); each hover is held between HoverHeight and twice
 	// it, trembling by a few tenths of a millimetre.
 	HoverHeight float64
 }
@@ -294,7 +294,7 @@ func renderAnalog(start board.Position, lines []trace.Line, placed []board.Color
 	}
 	switch {
 	case opts.HoverHeight == 0:
-		opts.HoverHeight = 4
+		opts.HoverHeight = 4.5
 	case !(opts.HoverHeight > 0 && opts.HoverHeight <= 20):
 		return nil, fmt.Errorf("hwtest: analogue: hover height %v mm: want more than 0, at most 20", opts.HoverHeight)
 	}

@@ -100,6 +100,11 @@ func (b *builder) passing(m board.Move) error {
 	return nil
 }
 
+// analogPassingDwell is the shortest stop in passing on an analogue
+// board: long enough for a slow hand (three times the usual descent) to set
+// the man down and lift him again.
+const analogPassingDwell = 200 * time.Millisecond
+
 // passingDwell is how long a man set down in passing stays.
 func (b *builder) passingDwell() time.Duration {
 	if b.chance(longPassingShare) {
@@ -127,6 +132,13 @@ func (b *builder) stopOn(m board.Move, sq board.Square, lawful, hesitation bool)
 	stop.firstPlace = len(b.lines) - 1
 	landed := b.t
 	dwell := b.passingDwell()
+	if b.sqGap >= analogGap {
+		// On an analogue board a man set down must reach the board: a stop
+		// shorter than a hand's descent and rise is a dip in the air, which
+		// no set-down in passing is. The shortest stops are lengthened to
+		// what slow hands need to land and leave.
+		dwell = max(dwell, analogPassingDwell)
+	}
 	if b.chance(b.s.opts.Style.PassingNudge) {
 		// The nudge is part of the stay, not a second one: a nudge too
 		// small for a sensor to see leaves one stay of the whole dwell.

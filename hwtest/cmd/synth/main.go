@@ -85,7 +85,7 @@ func traceCmd(args []string, stdin io.Reader, out io.Writer, stderr io.Writer) e
 	started := fs.Duration("started", 0, "with -analog: how long the board has been on (and warming) when the game begins; the trace then begins with a frame a second from the moment it was switched on")
 	slowHands := fs.Float64("slow", 1, "with -analog: how many times longer than an ordinary hand's (50-120 ms) the hands take to lower a man onto a square and to raise him, where the events leave the time")
 	hover := fs.Float64("hover", 0, "with -analog: the chance that a hand holds a man still above a square for 100-600 ms before setting him down there or, half the time, moving on from a square beside it")
-	hoverHeight := fs.Float64("hover-height", 4, "with -analog: the lowest a hovering hand holds a man above the board, in mm (each hover is held between it and twice it)")
+	hoverHeight := fs.Float64("hover-height", 4.5, "with -analog: the lowest a hovering hand holds a man above the board, in mm (each hover is held between it and twice it)")
 	ownDrift := fs.Bool("own-drift", true, "with -analog: each sensor drifts its own way as the board warms (false: all upwards together)")
 	calOut := fs.String("calibration", "", "with -analog: calibrate the simulated board as 'boardd calibrate' would, save the calibration in FILE, and name it (its base name) on the trace's first line")
 	def := hwtest.DefaultStyle()
