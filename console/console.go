@@ -109,6 +109,10 @@ type State struct {
 	// its sensors are not to be trusted; "journal": the game is not being
 	// saved); empty when all is well.
 	Faults []string `json:"faults"`
+	// Notices are what the board tells anyone watching beyond its game,
+	// in plain words (an engine's game resumed without its engine); absent
+	// when there is nothing to tell.
+	Notices []string `json:"notices,omitempty"`
 	// Remote says which sides are played from off the board (an engine, an
 	// opponent online), with the move the player must carry out for them
 	// and a move suggested to the player; absent when both sides play at

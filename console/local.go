@@ -41,6 +41,10 @@ type LocalOptions struct {
 	// such as an app's through the ChessLink emulation; the page shows the
 	// LEDs so, within a poll of a change. It is called from any goroutine.
 	Layer func() led.Frame
+	// Notices, if set, returns what the page should tell anyone watching
+	// about the board beyond its game (an engine's game resumed without
+	// its engine). It is called from any goroutine.
+	Notices func() []string
 }
 
 // Local is a Board driven by a game.Runner in this process. Every query
@@ -426,6 +430,9 @@ func (l *Local) snapshot(p *game.Game) State {
 	st.Faults = faultsOf(snap)
 	st.Remote = remoteOf(snap)
 	st.Landing = landingOf(snap)
+	if l.opts.Notices != nil {
+		st.Notices = l.opts.Notices()
+	}
 	if l.opts.Opponent != nil {
 		st.Opponent = l.opts.Opponent.Opponent()
 	}

@@ -36,7 +36,7 @@ func (d *daemon) startConsole() error {
 		return UsageError{fmt.Errorf("--board-id: %w", err)}
 	}
 	simulated := d.simulated()
-	lo := console.LocalOptions{ID: id, Simulated: simulated, Tournament: d.opts.Tournament, Layer: d.consoleLayer()}
+	lo := console.LocalOptions{ID: id, Simulated: simulated, Tournament: d.opts.Tournament, Layer: d.consoleLayer(), Notices: d.engineNotice.notices}
 	if d.engine != nil {
 		lo.Opponent = d.engine.console()
 	}

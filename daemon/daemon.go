@@ -86,6 +86,10 @@ func (e UsageError) Unwrap() error { return e.Err }
 // daemon is the running board: the parts started by Run share it. Each part
 // lives in its own file (journal.go, console.go, hardware.go, hall.go, ...).
 type daemon struct {
+	// engineNotice tells the console's page that the game in progress was
+	// played against an engine that no longer runs.
+	engineNotice gameNotice
+
 	ctx      context.Context
 	o        Options
 	cfg      *config.Config // read once at start, the flags laid over it

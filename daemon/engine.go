@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/boardd/boardd/board"
@@ -215,11 +216,48 @@ func (d *daemon) noEngine() error {
 	}
 	d.log.Warn("the game in progress was played against an engine, and no engine is configured for this run: its side is played at the board from now on (give --engine PATH to go on against it, or --new-game to begin a new game)",
 		"game", d.journal.header.Game, "engine_played", strings.Join(sides, ", "), "moves", s.Moves)
+	// The page says so too, for as long as this game goes on.
+	d.engineNotice.set(fmt.Sprintf("This game was played against an engine (%s), and no engine runs now: its side is played at the board (restart boardd with --engine to go on against it, or with --new-game).", strings.Join(sides, ", ")), s.Moves)
+	d.runner.OnChange(d.engineNotice.follow)
 	// The runner's loop has not started: this goroutine may touch the
 	// game, through the journal as every input.
 	l := trace.Line{T: d.game.Now(), Kind: trace.Remote, Side: trace.SideNone}
 	d.journal.rec.Input(l)
 	return d.game.Input(l)
+}
+
+// gameNotice is a notice the console shows for the game in progress only:
+// it is dropped, for good, once that game ends or another begins.
+type gameNotice struct {
+	mu    sync.Mutex
+	text  string
+	moves int // the moves of the game when the notice was set
+}
+
+func (n *gameNotice) set(text string, moves int) {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	n.text, n.moves = text, moves
+}
+
+// follow drops the notice once its game has ended or another has begun
+// (fewer moves than when it was set): a runner's change hook.
+func (n *gameNotice) follow(s *game.Snapshot) {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	if n.text != "" && (s.Result != nil || s.Moves < n.moves) {
+		n.text = ""
+	}
+}
+
+// notices is the notice as the console's page shows it.
+func (n *gameNotice) notices() []string {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	if n.text == "" {
+		return nil
+	}
+	return []string{n.text}
 }
 
 // tagName is the PGN tag that names the player of side c.

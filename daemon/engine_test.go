@@ -192,6 +192,10 @@ func TestEngineGameSurvivesARestart(t *testing.T) {
 	if st.Opponent != nil || st.Remote != nil {
 		t.Errorf("without an engine: opponent %+v, remote %+v", st.Opponent, st.Remote)
 	}
+	// The page says so too, naming the side and the engine.
+	if len(st.Notices) != 1 || !strings.Contains(st.Notices[0], "black (Stockfish") || !strings.Contains(st.Notices[0], "no engine runs now") {
+		t.Errorf("the page's notices %q, want one saying the engine's game (black, Stockfish) goes on without it", st.Notices)
+	}
 	// The log says so at WARN, naming the side the engine played and the
 	// engine.
 	warn := regexp.MustCompile(`level=WARN msg="the game in progress was played against an engine, and no engine is configured for this run[^"]*--engine PATH[^"]*" game=1 engine_played="black \(Stockfish[^)]*\)"`)

@@ -333,7 +333,8 @@
   function faultText(st) {
     const say = { sensor: 'the board\'s sensors are not to be trusted', journal: 'the game is not being saved' };
     const f = (st.faults || []).map((x) => say[x] || x);
-    return f.length ? `Fault: ${and(f)}.` : '';
+    const notes = (st.notices || []).join(' ');
+    return [f.length ? `Fault: ${and(f)}.` : '', notes].filter((x) => x).join(' ');
   }
 
   function noteText(r) {
