@@ -220,76 +220,13 @@ func (r *Recogniser) Event(e sensor.Event) {
 }
 
 func (r *Recogniser) playEvent(e sensor.Event) {
-	pos := &r.exp.Analysis.Position
 	if r.exchange.active && r.exchangeStep(e) {
 		return
 	}
-	if e.Kind == sensor.Lift && r.cur.cls == classDisplaced && r.segmented == nil {
-		// The mover's reading holds a man of his lifted after his last
-		// placement: if the adversary's hand is arriving, that man was the
-		// adversary's first touch (a reply taking the man just moved).
-		lifted := r.manAt(e.Square)
-		if lifted != board.NoMan && lifted.Color() != r.cur.mover {
-			if k, first, _, ok := r.split(r.exp.Analysis, r.start, r.events, 0, true); ok {
-				r.segmented = &segmentation{split: k, first: first}
-				r.occ = r.occ.With(e.Square)
-				r.completeSegmented(e.T)
-				r.occ = r.occ.Without(e.Square)
-				if r.syncing {
-					r.checkSync(e.T)
-					return
-				}
-				pos = &r.exp.Analysis.Position
-			}
-		}
+	if e.Kind == sensor.Lift && !r.endBeforeLift(e) {
+		return
 	}
-	if e.Kind == sensor.Lift && r.segmented != nil && !r.placedThisEpisode(e.Square) {
-		// The episode reads as a move and the adversary's reply; a man of
-		// the first mover's lifted now is his hand arriving again: both
-		// moves are made, and this lift begins his next turn.
-		if lifted := r.manAt(e.Square); lifted != board.NoMan && lifted.Color() == r.segmented.first.mover {
-			r.occ = r.occ.With(e.Square)
-			r.completeSegmented(e.T)
-			r.occ = r.occ.Without(e.Square)
-			if r.syncing {
-				r.checkSync(e.T)
-				return
-			}
-			pos = &r.exp.Analysis.Position
-		}
-	}
-	if e.Kind == sensor.Lift && !r.opts.RookFirstCastling && r.cur.cls == classLegal && r.segmented == nil &&
-		rookMayCastle(r.exp.Analysis, r.cur.move) {
-		// A rook let go on its castling square before the king was touched
-		// is a rook move made (hastings1895:IX, fide2023:4.4.2 and 4.7):
-		// the king lifted now begins another move, however soon.
-		if lifted := r.manAt(e.Square); lifted.Kind() == board.King && lifted.Color() == r.cur.mover {
-			r.occ = r.occ.With(e.Square)
-			r.complete(e.T, BySettle, r.cur.mover)
-			r.occ = r.occ.Without(e.Square)
-			if r.syncing {
-				r.checkSync(e.T)
-				return
-			}
-			r.start = r.occ.With(e.Square)
-			pos = &r.exp.Analysis.Position
-		}
-	}
-	if e.Kind == sensor.Lift && r.cur.cls.completable() && r.segmented == nil {
-		lifted := r.manAt(e.Square)
-		if lifted != board.NoMan && lifted.Color() != r.cur.mover && !r.captureInPassing(e.Square) {
-			// Complete the move as the board stood before this lift.
-			r.occ = r.occ.With(e.Square)
-			r.complete(e.T, ByAdversary, r.cur.mover)
-			r.occ = r.occ.Without(e.Square)
-			if r.syncing {
-				r.checkSync(e.T)
-				return
-			}
-			r.start = r.occ.With(e.Square)
-			pos = &r.exp.Analysis.Position
-		}
-	}
+	pos := &r.exp.Analysis.Position
 	if len(r.events) >= maxEpisode {
 		r.reportMismatch(e.T)
 		return
@@ -333,6 +270,74 @@ func (r *Recogniser) playEvent(e sensor.Event) {
 		r.rest(e.T)
 	}
 	r.schedule()
+}
+
+// endBeforeLift ends, as the board stood just before the lift e, what
+// that lift shows to be over:
+//   - the mover's reading holds a man of his lifted after his last
+//     placement, and the adversary's hand is arriving: that man was the
+//     adversary's first touch (a reply taking the man just moved), so the
+//     mover's move is made and the reply begins;
+//   - the episode reads as a move and the adversary's reply, and a man of
+//     the first mover's is lifted: his hand arriving again ends both;
+//   - a rook let go on its castling square before the king was touched is
+//     a rook move made (hastings1895:IX, fide2023:4.4.2 and 4.7), so the
+//     king lifted now begins another move, however soon;
+//   - the adversary's hand arrives on a move that can be completed.
+//
+// It reports whether the lift is still to be read: false when an ending
+// left the recogniser waiting for the board.
+func (r *Recogniser) endBeforeLift(e sensor.Event) bool {
+	if r.cur.cls == classDisplaced && r.segmented == nil {
+		if lifted := r.manAt(e.Square); lifted != board.NoMan && lifted.Color() != r.cur.mover {
+			if k, first, _, ok := r.split(r.exp.Analysis, r.start, r.events, 0, true); ok {
+				r.segmented = &segmentation{split: k, first: first}
+				if !r.endBefore(e, r.completeSegmented, false) {
+					return false
+				}
+			}
+		}
+	}
+	if r.segmented != nil && !r.placedThisEpisode(e.Square) {
+		if lifted := r.manAt(e.Square); lifted != board.NoMan && lifted.Color() == r.segmented.first.mover {
+			if !r.endBefore(e, r.completeSegmented, false) {
+				return false
+			}
+		}
+	}
+	if !r.opts.RookFirstCastling && r.cur.cls == classLegal && r.segmented == nil && rookMayCastle(r.exp.Analysis, r.cur.move) {
+		if lifted := r.manAt(e.Square); lifted.Kind() == board.King && lifted.Color() == r.cur.mover {
+			if !r.endBefore(e, func(t time.Duration) { r.complete(t, BySettle, r.cur.mover) }, true) {
+				return false
+			}
+		}
+	}
+	if r.cur.cls.completable() && r.segmented == nil {
+		if lifted := r.manAt(e.Square); lifted != board.NoMan && lifted.Color() != r.cur.mover && !r.captureInPassing(e.Square) {
+			if !r.endBefore(e, func(t time.Duration) { r.complete(t, ByAdversary, r.cur.mover) }, true) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// endBefore runs end as the board stood before the lift e (its man still
+// down), and reports whether the lift is still to be read: false when the
+// ending left the recogniser waiting for the board. With restart, the next
+// episode begins from the board before the lift.
+func (r *Recogniser) endBefore(e sensor.Event, end func(time.Duration), restart bool) bool {
+	r.occ = r.occ.With(e.Square)
+	end(e.T)
+	r.occ = r.occ.Without(e.Square)
+	if r.syncing {
+		r.checkSync(e.T)
+		return false
+	}
+	if restart {
+		r.start = r.occ.With(e.Square)
+	}
+	return true
 }
 
 // manAt names the man standing (or last standing) on sq in the current
