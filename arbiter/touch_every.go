@@ -35,7 +35,7 @@ func (g *Game) everyTouchedViolation(rd *gesture.Reading, men touchedSet) *decis
 				d.options = append(d.options, report.Option{ID: report.MoveTouchedOn(sq.String()), Squares: squareNames(sqs)})
 			}
 		}
-		return d
+		return withPlayedManElectable(d, men.own)
 	}
 	if sq, ok := untakenAdverseMan(a, rd.Move, men.adverse); ok {
 		ids := []report.OptionID{report.OptStand, report.OptTakeTouched}
@@ -45,6 +45,27 @@ func (g *Game) everyTouchedViolation(rd *gesture.Reading, men touchedSet) *decis
 		return g.touchMoveDecision(rd, g.laws.AdverseTouchLaw, board.NoSquare, sq, ids)
 	}
 	return nil
+}
+
+// withPlayedManElectable returns d with stand among its options when the
+// man played was itself one of the own men touched: he touched a plurality,
+// and the adversary may elect the man played (nycc:XI, hastings1895:IV,
+// sarratt1808:7, philidor1825:V), which lets the move stand. Electing it is
+// an election among the touched men, not a waiver, so it is offered where
+// no penalty may be waived too (hastings1895:arrangements, --tournament),
+// after the penalties, so that an election not made exacts a penalty where
+// the arbiter exacts the first.
+func withPlayedManElectable(d *decision, own []board.Square) *decision {
+	if d.reading == nil || !contains(own, d.reading.Move.From) {
+		return d
+	}
+	for _, o := range d.options {
+		if o.ID == report.OptStand || o.ID == report.OptRecall {
+			return d
+		}
+	}
+	d.options = append(d.options, report.Option{ID: report.OptStand, Squares: squareNames(validSquares(d.reading.Move.From, d.reading.Move.To))})
+	return d
 }
 
 // unhonouredOwnMen returns, in the order touched, the own men touched (own)

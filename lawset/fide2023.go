@@ -113,7 +113,7 @@ func fideLaws() []Law {
 			"See 4.3.1-4.3.3; the claim lapses as 4.8 says."),
 		entry(s+"4.3.1", Applied, "Own men touched",
 			"Touching one or more of one's own men binds the player to move the first of them that can move.",
-			liftIsTouch+" A move made otherwise raises touch-move (fide2023:4.3.1), chosen by the opponent: stand (no claim) or move-touched (the move is taken back and that man must move)."),
+			liftIsTouch+" A move made otherwise raises touch-move (fide2023:4.3.1), chosen by the opponent: stand (no claim) or move-touched (the move is taken back and that man must move). The first man touched binds, not the adversary's pick: no move-touched-<square> is offered for the others."),
 		entry(s+"4.3.2", Applied, "Adverse men touched",
 			"Touching one or more adverse men binds the player to take the first of them that can be taken.",
 			"A move that does not take it raises touch-move (fide2023:4.3.2): stand or take-touched."),

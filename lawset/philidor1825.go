@@ -67,7 +67,7 @@ func philidorLaws() []Law {
 			"With --odds boardd sets up the odds position itself and the LEDs ask for the given man to come off before play, so the mistake cannot happen on a boardd board; no claim is offered."),
 		entry(s+"V", Applied, "Touched man must be played",
 			"A man touched must be played unless the player said j'adoube; a man knocked over or displaced by accident may be put back by its owner.",
-			liftIsTouch+" A move made with another man raises touch-move (philidor1825:V): the adversary chooses stand or move-touched. Beyond a bump boardd cannot tell an accident from a touch: a man lifted and set back without j'adoube binds."),
+			liftIsTouch+" A move made with another man raises touch-move (philidor1825:V): the adversary chooses stand or move-touched, and move-touched-<square> for each other own man touched that can move: he elects which must be played, or lets the man played stand. Beyond a bump boardd cannot tell an accident from a touch: a man lifted and set back without j'adoube binds."),
 		entry(s+"VI", Applied, "Adverse man touched",
 			"Touching an adversary's man without j'adoube lets him oblige the player to take it; a man that cannot be taken obliges a king move, if the king can move.",
 			"A touched adverse man not taken raises touch-move (philidor1825:VI): stand or take-touched. One lifted and set back that cannot be taken raises touched-uncapturable (philidor1825:VI) on release: king or stand. An adverse man moved raises moved-adverse-man (philidor1825:VI): stand or take-touched, and king only when the man cannot be taken."),

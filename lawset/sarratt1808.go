@@ -73,7 +73,7 @@ func sarrattLaws() []Law {
 			"--odds sets the starting position: the giver has the move unless the odds include it (pawn-and-move, or move added to the list)."),
 		entry(s+"7", Applied, "Touched man must move",
 			"A man touched must be moved unless the player said j'adoube as he touched it; a man off its centre or fallen must be set right with j'adoube, or the adversary may make him play it.",
-			liftIsTouch+" A move made with another man raises touch-move (sarratt1808:7); the adversary chooses stand (let it pass) or move-touched (the move is taken back and the touched man must move). A man lifted and set back on its square without j'adoube binds like any touch. The claim lapses as sarratt1808:21 says."),
+			liftIsTouch+" A move made with another man raises touch-move (sarratt1808:7); the adversary chooses stand (let it pass) or move-touched (the move is taken back and the touched man must move); when several own men were touched, also move-touched-<square> for each other one, the adversary electing which must move or letting the man played stand (stand: it was touched too, so electing it is an election and is offered even with --tournament). A man lifted and set back on its square without j'adoube binds like any touch. The claim lapses as sarratt1808:21 says."),
 		entry(s+"8", Applied, "Completing a move",
 			"While a player holds a man he may set it where he likes; once he has let go, the move cannot be taken back.",
 			handLeaves),
