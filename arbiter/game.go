@@ -61,9 +61,12 @@ type record struct {
 
 // obligation is what the side to move must do with its next move.
 type obligation struct {
-	side     board.Color
-	what     report.OptionID // OptMoveTouched, OptTakeTouched, OptKing, OptRook, OptCastle, OptMoveTaken
-	square   board.Square
+	side   board.Color
+	what   report.OptionID // OptMoveTouched, OptTakeTouched, OptKing, OptRook, OptCastle, OptMoveTaken
+	square board.Square
+	// takers, for OptTakeTouched: the men one of which must take
+	// (fide2023:4.3.3, the own man touched); empty, any man may.
+	takers   board.Occupancy
 	noCastle bool
 	law      report.Law
 }
@@ -90,8 +93,11 @@ type decision struct {
 	lapseOnTouch    bool
 	touched         board.Square // the man touched or moved
 	adverse         board.Square // the adverse man touched or taken
-	taken           board.Square // sarratt1808:12: the own man taken
-	castleKing      board.Move   // the castling the move attempted
+	// takers: the men one of which must take the adverse man under
+	// take-touched (fide2023:4.3.3: the own man touched); empty, any.
+	takers     board.Occupancy
+	taken      board.Square // sarratt1808:12: the own man taken
+	castleKing board.Move   // the castling the move attempted
 }
 
 // Game is a game under a law-set. It implements gesture.Judge. It is not safe

@@ -169,7 +169,7 @@ func (g *Game) penaltyObligation(d *decision, option report.OptionID, target *bo
 	case report.OptMoveTaken:
 		return &obligation{side: side, what: report.OptMoveTouched, square: d.taken, law: d.law}
 	case report.OptTakeTouched:
-		return &obligation{side: side, what: report.OptTakeTouched, square: d.adverse, law: d.law}
+		return &obligation{side: side, what: report.OptTakeTouched, square: d.adverse, takers: d.takers, law: d.law}
 	case report.OptKing:
 		return &obligation{side: side, what: report.OptKing, noCastle: g.laws.KingPenaltyNoCastling, law: d.law, square: target.Position.KingSquare(side)}
 	case report.OptRook:

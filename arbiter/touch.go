@@ -63,6 +63,13 @@ func touchHonoured(pos *board.Position, m board.Move, sq board.Square) bool {
 // or the adverse man to take, and those of the options ids that can be
 // carried out in the position before the move.
 func (g *Game) touchMoveDecision(rd *gesture.Reading, law report.Law, touched, adverse board.Square, ids []report.OptionID) *decision {
+	return g.touchMoveDecisionBy(rd, law, touched, adverse, 0, ids)
+}
+
+// touchMoveDecisionBy is touchMoveDecision where the adverse man must be
+// taken by one of takers (fide2023:4.3.3: the own man touched); takers
+// empty, by any man.
+func (g *Game) touchMoveDecisionBy(rd *gesture.Reading, law report.Law, touched, adverse board.Square, takers board.Occupancy, ids []report.OptionID) *decision {
 	a := g.cur
 	next := a.Position.Apply(rd.Move)
 	prov, err := g.analyses.Analyse(next)
@@ -73,7 +80,7 @@ func (g *Game) touchMoveDecision(rd *gesture.Reading, law report.Law, touched, a
 	if law == "" {
 		law = r.Law
 	}
-	d := &decision{kind: report.KindTouchMove, law: law, offender: rd.Mover, chooser: r.Chooser, reading: rd, before: a, provisional: prov, touched: touched, adverse: adverse}
+	d := &decision{kind: report.KindTouchMove, law: law, offender: rd.Mover, chooser: r.Chooser, reading: rd, before: a, provisional: prov, touched: touched, adverse: adverse, takers: takers}
 	d.options = g.feasible(d, g.filter(ids))
 	return d
 }

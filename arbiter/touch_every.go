@@ -24,10 +24,19 @@ func (g *Game) everyTouchedViolation(rd *gesture.Reading, men touchedSet) *decis
 	several := len(men.order) > 1 && g.laws.KingForSeveralTouched
 	if unhonoured := unhonouredOwnMen(a, rd.Move, men.own); len(unhonoured) > 0 {
 		ids := []report.OptionID{report.OptStand, report.OptMoveTouched}
+		// An adverse man touched too, that can be taken and was not,
+		// binds as well: taking it is among the options (sarratt1808:9,
+		// philidor1825:VI, nycc:X, hastings1895:IV).
+		adverse, untaken := untakenAdverseMan(a, rd.Move, men.adverse)
+		if untaken {
+			ids = append(ids, report.OptTakeTouched)
+		} else {
+			adverse = board.NoSquare
+		}
 		if several {
 			ids = append(ids, report.OptKing)
 		}
-		d := g.touchMoveDecision(rd, "", unhonoured[0], board.NoSquare, ids)
+		d := g.touchMoveDecision(rd, "", unhonoured[0], adverse, ids)
 		// Several men bind: the adversary elects which must move
 		// (nycc:XI, hastings1895:IV), one option for each.
 		for _, sq := range unhonoured[1:] {

@@ -32,7 +32,8 @@ func (g *Game) firstTouchedViolation(rd *gesture.Reading, men touchedSet) *decis
 		if m.From == men.own[0] && touchHonoured(pos, m, men.adverse[0]) {
 			return nil
 		}
-		return g.touchMoveDecision(rd, laws.Both, men.own[0], men.adverse[0], []report.OptionID{report.OptStand, report.OptTakeTouched})
+		// The capture owed is with the own man touched, no other.
+		return g.touchMoveDecisionBy(rd, laws.Both, men.own[0], men.adverse[0], board.Occupancy(0).With(men.own[0]), []report.OptionID{report.OptStand, report.OptTakeTouched})
 	}
 	sq, own, binds := firstBindingMan(a, men)
 	switch {

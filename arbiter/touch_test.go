@@ -87,6 +87,7 @@ func TestTouchHonoured(t *testing.T) {
 }
 
 func TestObligationKept(t *testing.T) {
+	const twoTakers = "4k3/8/8/3p4/4P3/2N5/8/4K3 w - - 0 1" // e4 and c3 can both take d5
 	cases := []struct {
 		name     string
 		fen      string
@@ -94,25 +95,32 @@ func TestObligationKept(t *testing.T) {
 		square   string
 		noCastle bool
 		move     string
+		takers   string // the men one of which must take (fide2023:4.3.3); "" any
 		want     bool
 	}{
-		{"king moved", castleBoth, report.OptKing, "e1", false, "e1f1", true},
-		{"king castled where it may", castleBoth, report.OptKing, "e1", false, "e1g1", true},
-		{"king castled where it may not (nycc:XI)", castleBoth, report.OptKing, "e1", true, "e1g1", false},
-		{"rook moved for the king", castleBoth, report.OptKing, "e1", false, "h1h2", false},
-		{"touched man moved", startWithoutRights, report.OptMoveTouched, "e2", false, "e2e4", true},
-		{"another man moved", startWithoutRights, report.OptMoveTouched, "e2", false, "d2d4", false},
-		{"rook owed, rook moved", castleBoth, report.OptRook, "h1", false, "h1h5", true},
-		{"man taken", knightAttacksPawn, report.OptTakeTouched, "d5", false, "c3d5", true},
-		{"man not taken", knightAttacksPawn, report.OptTakeTouched, "d5", false, "c3e4", false},
-		{"man taken en passant", enPassantOnD6, report.OptTakeTouched, "d5", false, "e5d6", true},
-		{"castled", castleBoth, report.OptCastle, "e1", false, "e1c1", true},
-		{"king moved, not castled", castleBoth, report.OptCastle, "e1", false, "e1d1", false},
+		{"king moved", castleBoth, report.OptKing, "e1", false, "e1f1", "", true},
+		{"king castled where it may", castleBoth, report.OptKing, "e1", false, "e1g1", "", true},
+		{"king castled where it may not (nycc:XI)", castleBoth, report.OptKing, "e1", true, "e1g1", "", false},
+		{"rook moved for the king", castleBoth, report.OptKing, "e1", false, "h1h2", "", false},
+		{"touched man moved", startWithoutRights, report.OptMoveTouched, "e2", false, "e2e4", "", true},
+		{"another man moved", startWithoutRights, report.OptMoveTouched, "e2", false, "d2d4", "", false},
+		{"rook owed, rook moved", castleBoth, report.OptRook, "h1", false, "h1h5", "", true},
+		{"man taken", knightAttacksPawn, report.OptTakeTouched, "d5", false, "c3d5", "", true},
+		{"man not taken", knightAttacksPawn, report.OptTakeTouched, "d5", false, "c3e4", "", false},
+		{"man taken en passant", enPassantOnD6, report.OptTakeTouched, "d5", false, "e5d6", "", true},
+		{"man taken by the own man touched (fide2023:4.3.3)", twoTakers, report.OptTakeTouched, "d5", false, "e4d5", "e4", true},
+		{"man taken by a third man (fide2023:4.3.3)", twoTakers, report.OptTakeTouched, "d5", false, "c3d5", "e4", false},
+		{"man taken by any man where none is named", twoTakers, report.OptTakeTouched, "d5", false, "c3d5", "", true},
+		{"castled", castleBoth, report.OptCastle, "e1", false, "e1c1", "", true},
+		{"king moved, not castled", castleBoth, report.OptCastle, "e1", false, "e1d1", "", false},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			a := analysis(t, c.fen)
 			ob := &obligation{side: board.White, what: c.what, square: sq(t, c.square), noCastle: c.noCastle}
+			if c.takers != "" {
+				ob.takers = ob.takers.With(sq(t, c.takers))
+			}
 			if got := obligationKept(&a.Position, ob, uci(t, c.move)); got != c.want {
 				t.Errorf("obligationKept(%s on %s, %s) = %v, want %v", c.what, c.square, c.move, got, c.want)
 			}

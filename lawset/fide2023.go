@@ -119,7 +119,7 @@ func fideLaws() []Law {
 			"A move that does not take it raises touch-move (fide2023:4.3.2): stand or take-touched."),
 		entry(s+"4.3.3", Applied, "Men of both colours touched",
 			"Touching men of both colours binds the player to take the first adverse man touched with his first own man touched, or if that is illegal to move or take the first touched that can; in doubt the own man counts as touched first.",
-			"touch-move (fide2023:4.3.3): stand or take-touched. boardd demands that the first touched adverse man be taken with the first touched own man when that is legal; otherwise the first touched man that can be moved or taken binds, as 4.3.1 and 4.3.2 say."),
+			"touch-move (fide2023:4.3.3): stand or take-touched. boardd demands that the first touched adverse man be taken with the first touched own man when that is legal (take-touched names that man alone, and a capture by a third man, before or after the ruling, is refused); otherwise the first touched man that can be moved or taken binds, as 4.3.1 and 4.3.2 say."),
 		entry(s+"4.4.1", Applied, "King and rook touched",
 			"A player who touches his king and a rook must castle on that side if it is legal.",
 			"The king lifted first and then a rook of its side, and another move made while castling on that side was legal, raises touch-move (fide2023:4.4.1), chosen by the opponent: stand or castle (back, then the player must castle)."),
