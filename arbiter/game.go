@@ -64,9 +64,11 @@ type obligation struct {
 	side   board.Color
 	what   report.OptionID // OptMoveTouched, OptTakeTouched, OptKing, OptRook, OptCastle, OptMoveTaken
 	square board.Square
-	// takers, for OptTakeTouched: the men one of which must take
-	// (fide2023:4.3.3, the own man touched); empty, any man may.
-	takers   board.Occupancy
+	// bound: the own men the penalty is bound to: for OptTakeTouched
+	// those one of which must take (fide2023:4.3.3, the own man
+	// touched), for OptCastle the rook to castle with (fide2023:4.4.1);
+	// empty, any man, or either side, will do.
+	bound    board.Occupancy
 	noCastle bool
 	law      report.Law
 }
@@ -93,9 +95,10 @@ type decision struct {
 	lapseOnTouch    bool
 	touched         board.Square // the man touched or moved
 	adverse         board.Square // the adverse man touched or taken
-	// takers: the men one of which must take the adverse man under
-	// take-touched (fide2023:4.3.3: the own man touched); empty, any.
-	takers     board.Occupancy
+	// bound: the own men the penalty is bound to (see obligation.bound):
+	// the men that may take under take-touched, the rook to castle with
+	// under castle; empty, any.
+	bound      board.Occupancy
 	taken      board.Square // sarratt1808:12: the own man taken
 	castleKing board.Move   // the castling the move attempted
 }

@@ -56,7 +56,7 @@ func (g *Game) feasibleOptions(d *decision, ids []report.OptionID) []report.Opti
 		case report.OptMoveTaken:
 			sqs, ok = g.manSquares(a, side, d.taken)
 		case report.OptTakeTouched:
-			sqs, ok = g.takeSquares(a, side, d.adverse, d.takers)
+			sqs, ok = g.takeSquares(a, side, d.adverse, d.bound)
 		case report.OptKing:
 			k := a.Position.KingSquare(side)
 			moves := g.kingMoves(a, side)
@@ -117,15 +117,15 @@ func (g *Game) manSquares(a *board.Analysis, side board.Color, sq board.Square) 
 
 // takeSquares returns the squares of a penalty that makes side take the
 // man on sq (take-touched): its own, then those of the men that can take
-// it in a (en passant included), of takers only where takers is not empty
+// it in a (en passant included), of bound only where bound is not empty
 // (fide2023:4.3.3); false when it is not side's turn or none can.
-func (g *Game) takeSquares(a *board.Analysis, side board.Color, sq board.Square, takers board.Occupancy) ([]board.Square, bool) {
+func (g *Game) takeSquares(a *board.Analysis, side board.Color, sq board.Square, bound board.Occupancy) ([]board.Square, bool) {
 	if side != a.Position.Turn || !sq.Valid() {
 		return nil, false
 	}
 	out := []board.Square{sq}
 	for _, m := range a.Moves {
-		if takers != 0 && !takers.Has(m.From) || contains(out[1:], m.From) {
+		if bound != 0 && !bound.Has(m.From) || contains(out[1:], m.From) {
 			continue
 		}
 		if m.To == sq || a.Position.IsEnPassant(m) && board.EnPassantVictim(m) == sq {

@@ -169,7 +169,7 @@ func (g *Game) penaltyObligation(d *decision, option report.OptionID, target *bo
 	case report.OptMoveTaken:
 		return &obligation{side: side, what: report.OptMoveTouched, square: d.taken, law: d.law}
 	case report.OptTakeTouched:
-		return &obligation{side: side, what: report.OptTakeTouched, square: d.adverse, takers: d.takers, law: d.law}
+		return &obligation{side: side, what: report.OptTakeTouched, square: d.adverse, bound: d.bound, law: d.law}
 	case report.OptKing:
 		return &obligation{side: side, what: report.OptKing, noCastle: g.laws.KingPenaltyNoCastling, law: d.law, square: target.Position.KingSquare(side)}
 	case report.OptRook:
@@ -178,7 +178,7 @@ func (g *Game) penaltyObligation(d *decision, option report.OptionID, target *bo
 		}
 		return nil
 	case report.OptCastle:
-		return &obligation{side: side, what: report.OptCastle, law: d.law, square: target.Position.KingSquare(side)}
+		return &obligation{side: side, what: report.OptCastle, bound: d.bound, law: d.law, square: target.Position.KingSquare(side)}
 	case report.OptRestore:
 		return g.replacementObligation(d, target)
 	}

@@ -66,10 +66,11 @@ func (g *Game) touchMoveDecision(rd *gesture.Reading, law report.Law, touched, a
 	return g.touchMoveDecisionBy(rd, law, touched, adverse, 0, ids)
 }
 
-// touchMoveDecisionBy is touchMoveDecision where the adverse man must be
-// taken by one of takers (fide2023:4.3.3: the own man touched); takers
-// empty, by any man.
-func (g *Game) touchMoveDecisionBy(rd *gesture.Reading, law report.Law, touched, adverse board.Square, takers board.Occupancy, ids []report.OptionID) *decision {
+// touchMoveDecisionBy is touchMoveDecision with the own men its penalty is
+// bound to: the adverse man must be taken by one of bound (fide2023:4.3.3:
+// the own man touched), or the king castle with the rook in bound
+// (fide2023:4.4.1); bound empty, any man, or either side.
+func (g *Game) touchMoveDecisionBy(rd *gesture.Reading, law report.Law, touched, adverse board.Square, bound board.Occupancy, ids []report.OptionID) *decision {
 	a := g.cur
 	next := a.Position.Apply(rd.Move)
 	prov, err := g.analyses.Analyse(next)
@@ -80,7 +81,7 @@ func (g *Game) touchMoveDecisionBy(rd *gesture.Reading, law report.Law, touched,
 	if law == "" {
 		law = r.Law
 	}
-	d := &decision{kind: report.KindTouchMove, law: law, offender: rd.Mover, chooser: r.Chooser, reading: rd, before: a, provisional: prov, touched: touched, adverse: adverse, takers: takers}
+	d := &decision{kind: report.KindTouchMove, law: law, offender: rd.Mover, chooser: r.Chooser, reading: rd, before: a, provisional: prov, touched: touched, adverse: adverse, bound: bound}
 	d.options = g.feasible(d, g.filter(ids))
 	return d
 }

@@ -22,8 +22,9 @@ func (g *Game) firstTouchedViolation(rd *gesture.Reading, men touchedSet) *decis
 	pos := &a.Position
 	m := rd.Move
 	laws := &g.laws.FirstTouched
-	if k, owed := castlingOwedAfterKingThenRook(a, rd.Mover, men.order, m); owed {
-		return g.touchMoveDecision(rd, laws.KingThenRook, k, board.NoSquare, []report.OptionID{report.OptStand, report.OptCastle})
+	if k, rook, owed := castlingOwedAfterKingThenRook(a, rd.Mover, men.order, m); owed {
+		// Castling on that side, with that rook, not the other.
+		return g.touchMoveDecisionBy(rd, laws.KingThenRook, k, board.NoSquare, board.Occupancy(0).With(rook), []report.OptionID{report.OptStand, report.OptCastle})
 	}
 	if rook, barred := castlingWithRookTouchedFirst(pos, men.order, m); barred {
 		return g.touchMoveDecision(rd, laws.RookFirst, rook, board.NoSquare, []report.OptionID{report.OptStand, report.OptRook})
@@ -47,12 +48,14 @@ func (g *Game) firstTouchedViolation(rd *gesture.Reading, men touchedSet) *decis
 
 // castlingOwedAfterKingThenRook applies fide2023:4.4.1: when side touched
 // its king first and then a rook of its own with which it can castle, and
-// m is not that castling, it returns the king's square and true.
-func castlingOwedAfterKingThenRook(a *board.Analysis, side board.Color, order []board.Square, m board.Move) (board.Square, bool) {
+// m is not that castling, it returns the king's square, the rook's and
+// true. Of several such rooks the first touched binds (as 4.3.1 binds the
+// first man touched).
+func castlingOwedAfterKingThenRook(a *board.Analysis, side board.Color, order []board.Square, m board.Move) (king, rook board.Square, owed bool) {
 	pos := &a.Position
 	k := pos.KingSquare(side)
 	if len(order) < 2 || order[0] != k {
-		return board.NoSquare, false
+		return board.NoSquare, board.NoSquare, false
 	}
 	for _, sq := range order[1:] {
 		if pos.Men[sq] != board.NewMan(side, board.Rook) {
@@ -62,12 +65,15 @@ func castlingOwedAfterKingThenRook(a *board.Analysis, side board.Color, order []
 			if !pos.IsCastling(lm) {
 				continue
 			}
-			if rf, _ := board.CastlingRook(lm.From, lm.To); rf == sq && m != lm {
-				return k, true
+			if rf, _ := board.CastlingRook(lm.From, lm.To); rf == sq {
+				if m == lm {
+					return board.NoSquare, board.NoSquare, false
+				}
+				return k, sq, true
 			}
 		}
 	}
-	return board.NoSquare, false
+	return board.NoSquare, board.NoSquare, false
 }
 
 // castlingWithRookTouchedFirst applies fide2023:4.4.2: when m castles with

@@ -122,7 +122,7 @@ func fideLaws() []Law {
 			"touch-move (fide2023:4.3.3): stand or take-touched. boardd demands that the first touched adverse man be taken with the first touched own man when that is legal (take-touched names that man alone, and a capture by a third man, before or after the ruling, is refused); otherwise the first touched man that can be moved or taken binds, as 4.3.1 and 4.3.2 say."),
 		entry(s+"4.4.1", Applied, "King and rook touched",
 			"A player who touches his king and a rook must castle on that side if it is legal.",
-			"The king lifted first and then a rook of its side, and another move made while castling on that side was legal, raises touch-move (fide2023:4.4.1), chosen by the opponent: stand or castle (back, then the player must castle)."),
+			"The king lifted first and then a rook of its side, and another move made while castling on that side was legal, raises touch-move (fide2023:4.4.1), chosen by the opponent: stand or castle (back, then the player must castle on that side, with that rook: castling on the other side breaks the penalty and is refused in turn). Of two rooks touched after the king, the first binds."),
 		entry(s+"4.4.2", Applied, "Rook touched before the king",
 			"A player who touches a rook and then his king may not castle on that side this move; 4.3.1 then governs.",
 			"Castling after the rook was lifted first raises touch-move (fide2023:4.4.2), chosen by the opponent: stand or rook (back, then the rook must move). A rook set down and let go first is a completed rook move; the king following is successive-moves (fide2023:7.5.1)."),
