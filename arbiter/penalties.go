@@ -24,7 +24,17 @@ func (g *Game) feasible(d *decision, ids []report.OptionID) []report.Option {
 // recallOption is the option that takes the offending move back without
 // penalty.
 func recallOption(d *decision) report.Option {
-	return report.Option{ID: report.OptRecall, Squares: squareNames([]board.Square{d.touched})}
+	return report.Option{ID: report.OptRecall, Squares: squareNames(offendingSquares(d))}
+}
+
+// offendingSquares is what an option that takes the offending move back
+// names: the man touched or moved, else the squares the move was made
+// from and to. It names no placeholder for a man not known.
+func offendingSquares(d *decision) []board.Square {
+	if d.touched.Valid() || d.reading == nil {
+		return validSquares(d.touched)
+	}
+	return validSquares(d.reading.Move.From, d.reading.Move.To)
 }
 
 // feasibleOptions keeps the options that can be carried out in the position
@@ -44,7 +54,7 @@ func (g *Game) feasibleOptions(d *decision, ids []report.OptionID) []report.Opti
 		case report.OptStand, report.OptKeepAll:
 			sqs = validSquares(d.touched, d.reading.Move.To)
 		case report.OptRecall, report.OptReplace, report.OptRestore, report.OptKeepFirst, report.OptAnnul:
-			sqs = []board.Square{d.touched}
+			sqs = offendingSquares(d)
 		case report.OptKeepSecond:
 			sqs, ok = g.keepSecondSquares(d)
 		case report.OptMoveTouched:

@@ -116,7 +116,7 @@ func fideLaws() []Law {
 			liftIsTouch+" A move made otherwise raises touch-move (fide2023:4.3.1), chosen by the opponent: stand (no claim) or move-touched (the move is taken back and that man must move). The first man touched binds, not the adversary's pick: no move-touched-<square> is offered for the others."),
 		entry(s+"4.3.2", Applied, "Adverse men touched",
 			"Touching one or more adverse men binds the player to take the first of them that can be taken.",
-			"A move that does not take it raises touch-move (fide2023:4.3.2): stand or take-touched."),
+			"A move that does not take it raises touch-move (fide2023:4.3.2): stand or take-touched. A pawn that can be taken only en passant can be taken: take-touched is offered for it, naming the pawn and the pawns that can take it."),
 		entry(s+"4.3.3", Applied, "Men of both colours touched",
 			"Touching men of both colours binds the player to take the first adverse man touched with his first own man touched, or if that is illegal to move or take the first touched that can; in doubt the own man counts as touched first.",
 			"touch-move (fide2023:4.3.3): stand or take-touched. boardd demands that the first touched adverse man be taken with the first touched own man when that is legal (take-touched names that man alone, and a capture by a third man, before or after the ruling, is refused); otherwise the first touched man that can be moved or taken binds, as 4.3.1 and 4.3.2 say."),

@@ -70,7 +70,7 @@ func philidorLaws() []Law {
 			liftIsTouch+" A move made with another man raises touch-move (philidor1825:V): the adversary chooses stand or move-touched, and move-touched-<square> for each other own man touched that can move: he elects which must be played, or lets the man played stand; an adverse man touched too that can be taken and was not adds take-touched (philidor1825:VI). Beyond a bump boardd cannot tell an accident from a touch: a man lifted and set back without j'adoube binds."),
 		entry(s+"VI", Applied, "Adverse man touched",
 			"Touching an adversary's man without j'adoube lets him oblige the player to take it; a man that cannot be taken obliges a king move, if the king can move.",
-			"A touched adverse man not taken raises touch-move (philidor1825:VI): stand or take-touched. One lifted and set back that cannot be taken raises touched-uncapturable (philidor1825:VI) on release: king or stand. An adverse man moved raises moved-adverse-man (philidor1825:VI): stand or take-touched, and king only when the man cannot be taken."),
+			"A touched adverse man not taken raises touch-move (philidor1825:VI): stand or take-touched. A pawn that can be taken only en passant can be taken: take-touched is offered for it, naming the pawn and the pawns that can take it. One lifted and set back that cannot be taken raises touched-uncapturable (philidor1825:VI) on release: king or stand. An adverse man moved raises moved-adverse-man (philidor1825:VI): stand or take-touched, and king only when the man cannot be taken."),
 		entry(s+"VII", Applied, "Completing a move",
 			"While the player keeps hold of a man he may play it anywhere; once let go it cannot be taken up again to go elsewhere.",
 			handLeaves),

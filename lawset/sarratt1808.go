@@ -79,7 +79,7 @@ func sarrattLaws() []Law {
 			handLeaves),
 		entry(s+"9", Applied, "Adverse man touched",
 			"Touching an adversary's man without j'adoube obliges the player to take it; if it cannot be taken he must move his king; if the king cannot move either, there is no penalty.",
-			"A touched adverse man not taken raises touch-move (sarratt1808:9) with stand or take-touched. An adverse man lifted and set back that cannot be taken raises touched-uncapturable (sarratt1808:9) as soon as it is released, with king (the squares the king may go to) or stand; nothing is raised when the king cannot move."),
+			"A touched adverse man not taken raises touch-move (sarratt1808:9) with stand or take-touched. A pawn that can be taken only en passant can be taken: take-touched is offered for it, naming the pawn and the pawns that can take it. An adverse man lifted and set back that cannot be taken raises touched-uncapturable (sarratt1808:9) as soon as it is released, with king (the squares the king may go to) or stand; nothing is raised when the king cannot move."),
 		entry(s+"10", Applied, "Adverse man moved",
 			"A player who moves one of his adversary's men by mistake may be made to take it (if he can), to put it back, or to leave it where he played it.",
 			"moved-adverse-man (sarratt1808:10), chosen by the adversary: stand, take-touched (back, then take that man) or replace (the man is put back and the offender moves freely); options that cannot be carried out are left off."),
