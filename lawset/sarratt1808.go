@@ -82,7 +82,7 @@ func sarrattLaws() []Law {
 			"A touched adverse man not taken raises touch-move (sarratt1808:9) with stand or take-touched. A pawn that can be taken only en passant can be taken: take-touched is offered for it, naming the pawn and the pawns that can take it. An adverse man lifted and set back that cannot be taken raises touched-uncapturable (sarratt1808:9) as soon as it is released, with king (the squares the king may go to) or stand; nothing is raised when the king cannot move."),
 		entry(s+"10", Applied, "Adverse man moved",
 			"A player who moves one of his adversary's men by mistake may be made to take it (if he can), to put it back, or to leave it where he played it.",
-			"moved-adverse-man (sarratt1808:10), chosen by the adversary: stand, take-touched (back, then take that man) or replace (the man is put back and the offender moves freely); options that cannot be carried out are left off."),
+			"moved-adverse-man (sarratt1808:10), chosen by the adversary: stand, take-touched (back, then take that man) or replace (the man is put back and the offender moves freely); options that cannot be carried out are left off."+adverseNotOutOfTurn),
 		entry(s+"11", Applied, "False capture",
 			"A capture with a man that cannot make it may be turned into a capture of the same man by another of his men, or into a move of the man that tried, at the adversary's choice.",
 			"A false move onto an adverse man raises false-move (sarratt1808:11): stand, take-touched (the adverse man must be taken by some man) or move-touched (the man that tried must move)."),
