@@ -45,8 +45,15 @@ func (g *Game) feasibleOptions(d *decision, ids []report.OptionID) []report.Opti
 	for _, id := range ids {
 		a := d.before
 		if d.kind == report.KindSuccessive && d.beforeFirst != nil && id != report.OptKeepFirst {
-			// Recalling both moves gives the offender his turn back.
-			a = d.beforeFirst
+			if d.secondOnly {
+				// The second move alone is revoked (philidor1825:VIII):
+				// the penalty falls on the offender's next turn, in the
+				// position his first move made.
+				a = g.withOffenderToMove(d.before, side)
+			} else {
+				// Recalling both moves gives the offender his turn back.
+				a = d.beforeFirst
+			}
 		}
 		var sqs []board.Square
 		ok := true
@@ -143,4 +150,20 @@ func (g *Game) takeSquares(a *board.Analysis, side board.Color, sq board.Square,
 		}
 	}
 	return out, len(out) > 1
+}
+
+// withOffenderToMove returns a with side to move: the position in which a
+// penalty falling on side's next turn is judged when the adversary is to
+// reply first (the king to be played after two moves running,
+// philidor1825:VIII), his reply not yet known. It returns a itself when
+// side is to move, or when the position cannot stand with side to move
+// (the adversary's king in check).
+func (g *Game) withOffenderToMove(a *board.Analysis, side board.Color) *board.Analysis {
+	if a.Position.Turn == side || a.Position.InCheck(side.Other()) {
+		return a
+	}
+	p := a.Position
+	p.Turn = side
+	p.EnPassant = board.NoSquare
+	return g.analysed(p)
 }

@@ -56,7 +56,7 @@ func proofs() map[string]proof {
 		"philidor1825:V":    scenarios("philidor1825-touch-move-lapse", "philidor1825-several-touched-adversary-elects", "philidor1825-own-and-adverse-touched-capture-offered"),
 		"philidor1825:VI":   scenarios("philidor1825-adverse-man-moved-king-fallback", "philidor1825-own-and-adverse-touched-capture-offered", "philidor1825-adverse-pawn-taken-en-passant", "philidor1825-adverse-pawn-moved-impossibly"),
 		"philidor1825:VII":  hands,
-		"philidor1825:VIII": scenarios("philidor1825-false-en-passant", "philidor1825-pinned-man-could-move", "philidor1825-successive-moves-king", "philidor1825-touch-move-lapse"),
+		"philidor1825:VIII": scenarios("philidor1825-false-en-passant", "philidor1825-pinned-man-could-move", "philidor1825-successive-moves-king", "philidor1825-successive-moves-king-after-first-move", "philidor1825-touch-move-lapse"),
 		"philidor1825:IX":   promotion,
 		"philidor1825:X":    movement,
 		"philidor1825:XI":   {scenarios: []string{"nycc-castling-rook-first"}, tests: []string{rulesOfMovement}},
