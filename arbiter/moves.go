@@ -9,6 +9,7 @@ import (
 
 	"github.com/boardd/boardd/board"
 	"github.com/boardd/boardd/gesture"
+	"github.com/boardd/boardd/lawset"
 	"github.com/boardd/boardd/report"
 )
 
@@ -76,6 +77,13 @@ func (g *Game) settlePendingBeforeMove(t time.Duration, rd *gesture.Reading) boo
 		if rd.Mover == p.offender {
 			g.lapse(t)
 		}
+	case p.kind == report.KindBadPromotion && p.chooser == lawset.Offender && rd.Mover == p.offender.Other():
+		// A promotion not yet named is not a complete move
+		// (hastings1895:X): the adversary cannot reply to it, and the
+		// choice is the promoter's, so nothing lapses. His man goes back,
+		// and the promoter names the piece.
+		g.exp = gesture.Expectation{Mode: gesture.Restore, Analysis: p.provisional}
+		return true
 	case p.pre && rd.Mover == p.offender:
 		// The offender moved before the offended chose: the obligation
 		// in force decides (see obligationBroken).

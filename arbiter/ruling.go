@@ -9,6 +9,7 @@ import (
 
 	"github.com/boardd/boardd/board"
 	"github.com/boardd/boardd/gesture"
+	"github.com/boardd/boardd/lawset"
 	"github.com/boardd/boardd/report"
 )
 
@@ -222,6 +223,11 @@ func (g *Game) onSynced(t time.Duration) {
 		g.exp = gesture.Expectation{Mode: gesture.Play, Analysis: rs.then}
 	case g.exp.Mode == gesture.AwaitNewGame:
 		g.begin(g.startAt)
+	case g.pending != nil && g.pending.kind == report.KindBadPromotion && g.pending.chooser == lawset.Offender:
+		// A man the adversary moved while the promotion awaited its name
+		// is back: the board stands as the promotion left it
+		// (hastings1895:X).
+		g.exp = gesture.Expectation{Mode: gesture.Play, Analysis: g.pending.provisional}
 	default:
 		g.exp = gesture.Expectation{Mode: gesture.Play, Analysis: g.cur}
 	}

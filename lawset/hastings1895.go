@@ -86,7 +86,7 @@ func hastingsLaws() []Law {
 			"The conditions are the rules of movement; a false castling raises false-castling (hastings1895:IX): king or rook. Castling counts only when the king moves first or is lifted while the rook is still in hand; a rook let go on its castling square before the king is touched is a rook move however soon the king follows, and the king following is successive-moves (hastings1895:differences, keep-first)."),
 		entry(s+"X", Applied, "Naming the promotion",
 			"A pawn on the eighth rank must be named a queen or another piece, as the player pleases, whatever is on the board; the new piece acts at once; until it is named the move is not complete.",
-			"An unnamed promotion raises bad-promotion (hastings1895:X), chosen by the promoting player: promote-q, promote-r, promote-b or promote-n (or the promote button); the board meanwhile reads the man on the last rank as a queen."),
+			"An unnamed promotion raises bad-promotion (hastings1895:X), chosen by the promoting player: promote-q, promote-r, promote-b or promote-n (or the promote button); the board meanwhile reads the man on the last rank as a queen. The choice never lapses and boardd never names the piece for him: a move the adversary makes before it is named does not complete the promotion (the LEDs show his man to put back, and play resumes once it is), and the promoter still names the piece."),
 		entry(s+"XI", Applied, "Time runs until the move is complete",
 			"A player's time runs until his move is complete under these rules.",
 			"With a time control the mover's clock runs until boardd reads his move as complete (hastings1895:V), and the clocks switch then."),

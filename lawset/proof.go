@@ -89,7 +89,7 @@ func proofs() map[string]proof {
 		"hastings1895:VII":          scenarios("hastings1895-threefold-automatic", "hastings1895-repetition-ignores-castling-rights"),
 		"hastings1895:VIII":         scenarios("hastings1895-count-fifty-moves-exactly", "hastings1895-count-capture-within-fifty"),
 		"hastings1895:IX":           scenarios("hastings1895-castling-king-touched-before-rook-quitted", "hastings1895-rook-quitted-before-king"),
-		"hastings1895:X":            scenarios("hastings1895-promotion-named"),
+		"hastings1895:X":            scenarios("hastings1895-promotion-named", "hastings1895-promotion-unnamed-adversary-moves"),
 		"hastings1895:XI":           {scenarios: []string{"hastings1895-time-forfeit"}, tests: []string{"clock.TestHastingsForfeitClock"}},
 		"hastings1895:score":        scenarios("hastings1895-threefold-automatic", "hastings1895-time-forfeit"),
 		"hastings1895:time-limit":   scenarios("hastings1895-time-forfeit"),
