@@ -391,10 +391,22 @@ func (g *Game) chooserName(d *decision) report.Party {
 	return party(d.offender.Other())
 }
 
+// remoteChooserReason says who chooses, and why, where the law gives the
+// choice to the offended side and that side is played from off the board:
+// nobody at the board may choose for it, so the arbiter exacts the first
+// penalty the law gives (exactForRemote). It is empty otherwise.
+func (g *Game) remoteChooserReason(d *decision) string {
+	offended := d.offender.Other()
+	if d.chooser != lawset.Offended || !g.remote[offended] || len(d.options) < 2 || g.chooserName(d) != report.Arbiter {
+		return ""
+	}
+	return fmt.Sprintf("the choice is %s's, who plays from off the board with no hand here: the arbiter exacts the first penalty the law gives for %s", offended, offended)
+}
+
 // raise reports an irregularity and, where nobody may choose, rules at once.
 func (g *Game) raise(t time.Duration, d *decision) {
 	g.pending = d
-	g.emit(report.Report{Type: report.Irregularity, T: t, Kind: d.kind, Law: d.law, Offender: d.offender.String(), Chooser: g.chooserName(d), Options: d.options})
+	g.emit(report.Report{Type: report.Irregularity, T: t, Kind: d.kind, Law: d.law, Offender: d.offender.String(), Chooser: g.chooserName(d), Options: d.options, Reason: g.remoteChooserReason(d)})
 	if len(d.options) == 1 && (d.chooser == lawset.ByArbiter || g.laws.NoWaiver || g.opts.Tournament) {
 		g.apply(t, d.options[0].ID, report.Arbiter)
 		return

@@ -34,6 +34,13 @@ func (g *Game) onMove(gs gesture.Gesture) {
 		g.touched = g.touched[:0]
 		return
 	}
+	if g.remote[rd.Mover] && !g.remote[g.cur.Position.Turn] && rd.Mover != g.cur.Position.Turn {
+		// A man of the remote side moved while the player at the board
+		// is on move: the remote side has no hand at the board, so this
+		// is the player's own handling of an adverse man, never the
+		// remote side's second move.
+		rd = byPlayerAtBoard(rd, g.cur.Position.Turn)
+	}
 	if g.remote[g.cur.Position.Turn] && (rd.Mover == g.cur.Position.Turn || rd.AdverseMan) {
 		// The remote side's move, carried out by the player.
 		g.touched = g.touched[:0]
@@ -145,4 +152,18 @@ func (g *Game) legalMove(t time.Duration, rd *gesture.Reading) {
 	}
 	g.record(t, rd, a, true)
 	g.afterMove(t)
+}
+
+// byPlayerAtBoard returns a copy of rd, a move of a man of a remote side
+// read as that side moving out of turn, read instead as the player on move
+// (side) moving an adverse man: moved-adverse-man, his irregularity under
+// the code in force (sarratt1808:10, philidor1825:VI, nycc:XII,
+// hastings1895:IV, fide2023:7.5.1).
+func byPlayerAtBoard(rd *gesture.Reading, side board.Color) *gesture.Reading {
+	out := *rd
+	out.Mover = side
+	out.Legal = false
+	out.False = report.KindMovedAdverse
+	out.AdverseMan = true
+	return &out
 }

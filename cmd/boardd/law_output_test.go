@@ -1,7 +1,9 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
+	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -75,4 +77,67 @@ func TestRealSquares(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestLawScenarioRemoteSideNeverChooses replays every law scenario that
+// gives a side to a remote player (a "remote" line) and checks that no
+// irregularity asks that side to choose, and that none names it as the
+// offender for a man moved at the board: a side played from off the board
+// has no hand there.
+func TestLawScenarioRemoteSideNeverChooses(t *testing.T) {
+	paths, err := filepath.Glob(filepath.Join("..", "..", "testdata", "laws", "*.trace"))
+	if err != nil || len(paths) == 0 {
+		t.Fatalf("no scenarios found: %v", err)
+	}
+	sort.Strings(paths)
+	found := 0
+	for _, path := range paths {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		remote := remoteSides(string(data))
+		if len(remote) == 0 {
+			continue
+		}
+		found++
+		t.Run(strings.TrimSuffix(filepath.Base(path), ".trace"), func(t *testing.T) {
+			lines, _ := runScenario(t, path)
+			for _, l := range lines {
+				if l["type"] != "irregularity" {
+					continue
+				}
+				if c, _ := l["chooser"].(string); remote[c] {
+					t.Errorf("t=%v %v: the choice is asked of %s, played from off the board", l["t"], l["kind"], c)
+				}
+				if o, _ := l["offender"].(string); remote[o] {
+					t.Errorf("t=%v %v: %s, played from off the board, is named the offender", l["t"], l["kind"], o)
+				}
+			}
+		})
+	}
+	if found == 0 {
+		t.Fatal("no law scenario has a remote side")
+	}
+}
+
+// remoteSides returns the sides a trace's "remote" lines give to a remote
+// player.
+func remoteSides(trace string) map[string]bool {
+	out := map[string]bool{}
+	for _, line := range strings.Split(trace, "\n") {
+		var l struct {
+			Remote string `json:"remote"`
+		}
+		if !strings.HasPrefix(strings.TrimSpace(line), "{") || json.Unmarshal([]byte(line), &l) != nil {
+			continue
+		}
+		switch l.Remote {
+		case "both":
+			out["white"], out["black"] = true, true
+		case "white", "black":
+			out[l.Remote] = true
+		}
+	}
+	return out
 }
