@@ -37,13 +37,31 @@ func (g *Game) firstTouchedViolation(rd *gesture.Reading, men touchedSet) *decis
 		return g.touchMoveDecisionBy(rd, laws.Both, men.own[0], men.adverse[0], board.Occupancy(0).With(men.own[0]), []report.OptionID{report.OptStand, report.OptTakeTouched})
 	}
 	sq, own, binds := firstBindingMan(a, men)
+	ownLaw, adverseLaw := laws.Own, laws.Adverse
+	if len(men.adverse) > 0 && ownTouchedBesides(men.own, m.From) {
+		// Men of both colours touched (besides the man lifted to make
+		// the move): 4.3.3 governs, its fallback binding the first
+		// touched that can be moved or taken.
+		ownLaw, adverseLaw = laws.Both, laws.Both
+	}
 	switch {
 	case !binds || touchHonoured(pos, m, sq):
 		return nil
 	case own:
-		return g.touchMoveDecision(rd, laws.Own, sq, board.NoSquare, []report.OptionID{report.OptStand, report.OptMoveTouched})
+		return g.touchMoveDecision(rd, ownLaw, sq, board.NoSquare, []report.OptionID{report.OptStand, report.OptMoveTouched})
 	}
-	return g.touchMoveDecision(rd, laws.Adverse, sq, sq, []report.OptionID{report.OptStand, report.OptTakeTouched})
+	return g.touchMoveDecision(rd, adverseLaw, sq, sq, []report.OptionID{report.OptStand, report.OptTakeTouched})
+}
+
+// ownTouchedBesides reports whether own holds a man other than the one on
+// played: an own man touched besides the man the move was made with.
+func ownTouchedBesides(own []board.Square, played board.Square) bool {
+	for _, sq := range own {
+		if sq != played {
+			return true
+		}
+	}
+	return false
 }
 
 // castlingOwedAfterKingThenRook applies fide2023:4.4.1: when side touched

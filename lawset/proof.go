@@ -108,7 +108,7 @@ func proofs() map[string]proof {
 		"fide2023:4.3":     scenarios("fide2023-touch-move-lapse", "fide2023-adverse-man-must-be-taken"),
 		"fide2023:4.3.1":   scenarios("fide2023-touch-move-lapse", "fide2023-several-touched-first-binds"),
 		"fide2023:4.3.2":   scenarios("fide2023-adverse-man-must-be-taken", "fide2023-adverse-pawn-taken-en-passant"),
-		"fide2023:4.3.3":   {scenarios: []string{"fide2023-own-and-adverse-touched-no-third-man"}, tests: []string{lawsTable}},
+		"fide2023:4.3.3":   {scenarios: []string{"fide2023-own-and-adverse-touched-no-third-man", "fide2023-own-and-adverse-touched-cannot-take"}, tests: []string{lawsTable}},
 		"fide2023:4.4.1":   {scenarios: []string{"fide2023-king-then-rook-must-castle", "fide2023-king-then-rook-castle-that-side"}, tests: []string{lawsTable}},
 		"fide2023:4.4.2":   scenarios("fide2023-castling-rook-touched-first", "fide2023-rook-released-before-king"),
 		"fide2023:4.4.3":   scenarios("fide2023-false-castling"),

@@ -141,3 +141,30 @@ func remoteSides(trace string) map[string]bool {
 	}
 	return out
 }
+
+// TestLawScenarioCitesOnlyItsCode replays every law scenario and checks
+// that every law its output cites belongs to the law-set it was replayed
+// under: a ruling citing another code's article is wrong.
+func TestLawScenarioCitesOnlyItsCode(t *testing.T) {
+	paths, err := filepath.Glob(filepath.Join("..", "..", "testdata", "laws", "*.trace"))
+	if err != nil || len(paths) == 0 {
+		t.Fatalf("no scenarios found: %v", err)
+	}
+	sort.Strings(paths)
+	for _, path := range paths {
+		t.Run(strings.TrimSuffix(filepath.Base(path), ".trace"), func(t *testing.T) {
+			data, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			code := parseScenario(t, data).laws
+			lines, _ := runScenario(t, path)
+			for _, l := range lines {
+				law, _ := l["law"].(string)
+				if law != "" && !strings.HasPrefix(law, code+":") {
+					t.Errorf("t=%v %v cites %s, not a law of %s", l["t"], l["type"], law, code)
+				}
+			}
+		})
+	}
+}
