@@ -52,7 +52,10 @@ func (g *Game) castleSquares(a *board.Analysis, side board.Color, d *decision) (
 	k := a.Position.KingSquare(side)
 	out := []board.Square{k}
 	for _, m := range a.MovesFrom(k) {
-		if a.Position.IsCastling(m) {
+		if !a.Position.IsCastling(m) {
+			continue
+		}
+		if rf, _ := board.CastlingRook(m.From, m.To); d.bound == 0 || d.bound.Has(rf) {
 			out = append(out, m.To)
 		}
 	}

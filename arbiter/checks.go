@@ -234,7 +234,8 @@ func (g *Game) setupClaim(t time.Duration, side board.Color) bool {
 		return false
 	}
 	d := &decision{kind: report.KindSetup, law: law, offender: offender, chooser: chooser, before: a, provisional: g.cur, touched: board.NoSquare, recorded: true, restart: a}
-	d.options = []report.Option{{ID: report.OptAnnul, Squares: []string{}}}
+	wrong := squareNames(setupDifferences(&start, &g.startAt.Position))
+	d.options = []report.Option{{ID: report.OptAnnul, Squares: wrong}}
 	if missing && chooser == lawset.Offended {
 		ids := rule.MissingOptions
 		if len(ids) == 0 {
@@ -251,7 +252,7 @@ func (g *Game) setupClaim(t time.Duration, side board.Color) bool {
 				}
 				d.options = append(d.options, report.Option{ID: id, Squares: squareNames(sqs)})
 			default:
-				d.options = append(d.options, report.Option{ID: id, Squares: []string{}})
+				d.options = append(d.options, report.Option{ID: id, Squares: wrong})
 			}
 		}
 	}
@@ -415,6 +416,19 @@ func splitComma(s string) []string {
 				out = append(out, s[start:i])
 			}
 			start = i + 1
+		}
+	}
+	return out
+}
+
+// setupDifferences returns the squares where the position the game began
+// from differs from the correct set-up: the squares an annulment or a
+// standing set-up is about, which the LEDs show with the option.
+func setupDifferences(correct, began *board.Position) []board.Square {
+	var out []board.Square
+	for sq := board.Square(0); sq < 64; sq++ {
+		if correct.Men[sq] != began.Men[sq] {
+			out = append(out, sq)
 		}
 	}
 	return out

@@ -61,9 +61,14 @@ type record struct {
 
 // obligation is what the side to move must do with its next move.
 type obligation struct {
-	side     board.Color
-	what     report.OptionID // OptMoveTouched, OptTakeTouched, OptKing, OptRook, OptCastle, OptMoveTaken
-	square   board.Square
+	side   board.Color
+	what   report.OptionID // OptMoveTouched, OptTakeTouched, OptKing, OptRook, OptCastle, OptMoveTaken
+	square board.Square
+	// bound: the own men the penalty is bound to: for OptTakeTouched
+	// those one of which must take (fide2023:4.3.3, the own man
+	// touched), for OptCastle the rook to castle with (fide2023:4.4.1);
+	// empty, any man, or either side, will do.
+	bound    board.Occupancy
 	noCastle bool
 	law      report.Law
 }
@@ -90,8 +95,12 @@ type decision struct {
 	lapseOnTouch    bool
 	touched         board.Square // the man touched or moved
 	adverse         board.Square // the adverse man touched or taken
-	taken           board.Square // sarratt1808:12: the own man taken
-	castleKing      board.Move   // the castling the move attempted
+	// bound: the own men the penalty is bound to (see obligation.bound):
+	// the men that may take under take-touched, the rook to castle with
+	// under castle; empty, any.
+	bound      board.Occupancy
+	taken      board.Square // sarratt1808:12: the own man taken
+	castleKing board.Move   // the castling the move attempted
 }
 
 // Game is a game under a law-set. It implements gesture.Judge. It is not safe
@@ -382,10 +391,22 @@ func (g *Game) chooserName(d *decision) report.Party {
 	return party(d.offender.Other())
 }
 
+// remoteChooserReason says who chooses, and why, where the law gives the
+// choice to the offended side and that side is played from off the board:
+// nobody at the board may choose for it, so the arbiter exacts the first
+// penalty the law gives (exactForRemote). It is empty otherwise.
+func (g *Game) remoteChooserReason(d *decision) string {
+	offended := d.offender.Other()
+	if d.chooser != lawset.Offended || !g.remote[offended] || len(d.options) < 2 || g.chooserName(d) != report.Arbiter {
+		return ""
+	}
+	return fmt.Sprintf("the choice is %s's, who plays from off the board with no hand here: the arbiter exacts the first penalty the law gives for %s", offended, offended)
+}
+
 // raise reports an irregularity and, where nobody may choose, rules at once.
 func (g *Game) raise(t time.Duration, d *decision) {
 	g.pending = d
-	g.emit(report.Report{Type: report.Irregularity, T: t, Kind: d.kind, Law: d.law, Offender: d.offender.String(), Chooser: g.chooserName(d), Options: d.options})
+	g.emit(report.Report{Type: report.Irregularity, T: t, Kind: d.kind, Law: d.law, Offender: d.offender.String(), Chooser: g.chooserName(d), Options: d.options, Reason: g.remoteChooserReason(d)})
 	if len(d.options) == 1 && (d.chooser == lawset.ByArbiter || g.laws.NoWaiver || g.opts.Tournament) {
 		g.apply(t, d.options[0].ID, report.Arbiter)
 		return

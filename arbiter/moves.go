@@ -9,6 +9,7 @@ import (
 
 	"github.com/boardd/boardd/board"
 	"github.com/boardd/boardd/gesture"
+	"github.com/boardd/boardd/lawset"
 	"github.com/boardd/boardd/report"
 )
 
@@ -32,6 +33,13 @@ func (g *Game) onMove(gs gesture.Gesture) {
 	if g.pending != nil && g.settlePendingBeforeMove(t, rd) {
 		g.touched = g.touched[:0]
 		return
+	}
+	if g.remote[rd.Mover] && !g.remote[g.cur.Position.Turn] && rd.Mover != g.cur.Position.Turn {
+		// A man of the remote side moved while the player at the board
+		// is on move: the remote side has no hand at the board, so this
+		// is the player's own handling of an adverse man, never the
+		// remote side's second move.
+		rd = byPlayerAtBoard(rd, g.cur.Position.Turn)
 	}
 	if g.remote[g.cur.Position.Turn] && (rd.Mover == g.cur.Position.Turn || rd.AdverseMan) {
 		// The remote side's move, carried out by the player.
@@ -76,6 +84,13 @@ func (g *Game) settlePendingBeforeMove(t time.Duration, rd *gesture.Reading) boo
 		if rd.Mover == p.offender {
 			g.lapse(t)
 		}
+	case p.kind == report.KindBadPromotion && p.chooser == lawset.Offender && rd.Mover == p.offender.Other():
+		// A promotion not yet named is not a complete move
+		// (hastings1895:X): the adversary cannot reply to it, and the
+		// choice is the promoter's, so nothing lapses. His man goes back,
+		// and the promoter names the piece.
+		g.exp = gesture.Expectation{Mode: gesture.Restore, Analysis: p.provisional}
+		return true
 	case p.pre && rd.Mover == p.offender:
 		// The offender moved before the offended chose: the obligation
 		// in force decides (see obligationBroken).
@@ -137,4 +152,18 @@ func (g *Game) legalMove(t time.Duration, rd *gesture.Reading) {
 	}
 	g.record(t, rd, a, true)
 	g.afterMove(t)
+}
+
+// byPlayerAtBoard returns a copy of rd, a move of a man of a remote side
+// read as that side moving out of turn, read instead as the player on move
+// (side) moving an adverse man: moved-adverse-man, his irregularity under
+// the code in force (sarratt1808:10, philidor1825:VI, nycc:XII,
+// hastings1895:IV, fide2023:7.5.1).
+func byPlayerAtBoard(rd *gesture.Reading, side board.Color) *gesture.Reading {
+	out := *rd
+	out.Mover = side
+	out.Legal = false
+	out.False = report.KindMovedAdverse
+	out.AdverseMan = true
+	return &out
 }

@@ -23,7 +23,7 @@ func (g *Game) obligationBroken(rd *gesture.Reading, ob *obligation) *decision {
 	if obligationKept(&g.cur.Position, ob, rd.Move) {
 		return nil
 	}
-	return g.touchMoveDecision(rd, ob.law, ob.square, ob.square, []report.OptionID{report.OptStand, ob.what})
+	return g.touchMoveDecisionBy(rd, ob.law, ob.square, ob.square, ob.bound, []report.OptionID{report.OptStand, ob.what})
 }
 
 // obligationKept reports whether move m, made in pos, does what ob
@@ -36,9 +36,16 @@ func obligationKept(pos *board.Position, ob *obligation, m board.Move) bool {
 	case report.OptMoveTouched, report.OptMoveTaken, report.OptRook:
 		return m.From == ob.square
 	case report.OptTakeTouched:
+		if ob.bound != 0 && !ob.bound.Has(m.From) {
+			return false
+		}
 		return m.To == ob.square || (pos.IsEnPassant(m) && board.EnPassantVictim(m) == ob.square)
 	case report.OptCastle:
-		return pos.IsCastling(m)
+		if !pos.IsCastling(m) {
+			return false
+		}
+		rf, _ := board.CastlingRook(m.From, m.To)
+		return ob.bound == 0 || ob.bound.Has(rf)
 	}
 	return true
 }

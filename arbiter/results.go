@@ -217,7 +217,8 @@ func (g *Game) clockWithoutMove(t time.Duration, side board.Color) {
 		return
 	}
 	d := &decision{kind: report.KindClockWithoutMove, law: g.laws.ClockWithoutMoveLaw, offender: side, chooser: lawset.ByArbiter, pre: true, before: g.cur, provisional: g.cur, touched: board.NoSquare}
-	d.options = []report.Option{{ID: report.OptStand, Squares: []string{}}}
+	// No man moved: the option names the king of the side penalised.
+	d.options = []report.Option{{ID: report.OptStand, Squares: []string{g.cur.Position.KingSquare(side).String()}}}
 	g.emit(report.Report{Type: report.Irregularity, T: t, Kind: d.kind, Law: d.law, Offender: side.String(), Chooser: report.Arbiter, Options: d.options, Reason: "the clock pressed without a move: penalised as an illegal move"})
 	g.emit(report.Report{Type: report.Ruling, T: t, Option: report.OptStand, By: report.Arbiter, Law: d.law})
 	g.comment(fmt.Sprintf("%s, %s: the clock pressed without a move", d.kind, d.law))

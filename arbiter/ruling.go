@@ -9,6 +9,7 @@ import (
 
 	"github.com/boardd/boardd/board"
 	"github.com/boardd/boardd/gesture"
+	"github.com/boardd/boardd/lawset"
 	"github.com/boardd/boardd/report"
 )
 
@@ -169,7 +170,7 @@ func (g *Game) penaltyObligation(d *decision, option report.OptionID, target *bo
 	case report.OptMoveTaken:
 		return &obligation{side: side, what: report.OptMoveTouched, square: d.taken, law: d.law}
 	case report.OptTakeTouched:
-		return &obligation{side: side, what: report.OptTakeTouched, square: d.adverse, law: d.law}
+		return &obligation{side: side, what: report.OptTakeTouched, square: d.adverse, bound: d.bound, law: d.law}
 	case report.OptKing:
 		return &obligation{side: side, what: report.OptKing, noCastle: g.laws.KingPenaltyNoCastling, law: d.law, square: target.Position.KingSquare(side)}
 	case report.OptRook:
@@ -178,7 +179,7 @@ func (g *Game) penaltyObligation(d *decision, option report.OptionID, target *bo
 		}
 		return nil
 	case report.OptCastle:
-		return &obligation{side: side, what: report.OptCastle, law: d.law, square: target.Position.KingSquare(side)}
+		return &obligation{side: side, what: report.OptCastle, bound: d.bound, law: d.law, square: target.Position.KingSquare(side)}
 	case report.OptRestore:
 		return g.replacementObligation(d, target)
 	}
@@ -222,6 +223,11 @@ func (g *Game) onSynced(t time.Duration) {
 		g.exp = gesture.Expectation{Mode: gesture.Play, Analysis: rs.then}
 	case g.exp.Mode == gesture.AwaitNewGame:
 		g.begin(g.startAt)
+	case g.pending != nil && g.pending.kind == report.KindBadPromotion && g.pending.chooser == lawset.Offender:
+		// A man the adversary moved while the promotion awaited its name
+		// is back: the board stands as the promotion left it
+		// (hastings1895:X).
+		g.exp = gesture.Expectation{Mode: gesture.Play, Analysis: g.pending.provisional}
 	default:
 		g.exp = gesture.Expectation{Mode: gesture.Play, Analysis: g.cur}
 	}

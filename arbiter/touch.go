@@ -63,6 +63,14 @@ func touchHonoured(pos *board.Position, m board.Move, sq board.Square) bool {
 // or the adverse man to take, and those of the options ids that can be
 // carried out in the position before the move.
 func (g *Game) touchMoveDecision(rd *gesture.Reading, law report.Law, touched, adverse board.Square, ids []report.OptionID) *decision {
+	return g.touchMoveDecisionBy(rd, law, touched, adverse, 0, ids)
+}
+
+// touchMoveDecisionBy is touchMoveDecision with the own men its penalty is
+// bound to: the adverse man must be taken by one of bound (fide2023:4.3.3:
+// the own man touched), or the king castle with the rook in bound
+// (fide2023:4.4.1); bound empty, any man, or either side.
+func (g *Game) touchMoveDecisionBy(rd *gesture.Reading, law report.Law, touched, adverse board.Square, bound board.Occupancy, ids []report.OptionID) *decision {
 	a := g.cur
 	next := a.Position.Apply(rd.Move)
 	prov, err := g.analyses.Analyse(next)
@@ -73,7 +81,7 @@ func (g *Game) touchMoveDecision(rd *gesture.Reading, law report.Law, touched, a
 	if law == "" {
 		law = r.Law
 	}
-	d := &decision{kind: report.KindTouchMove, law: law, offender: rd.Mover, chooser: r.Chooser, reading: rd, before: a, provisional: prov, touched: touched, adverse: adverse}
+	d := &decision{kind: report.KindTouchMove, law: law, offender: rd.Mover, chooser: r.Chooser, reading: rd, before: a, provisional: prov, touched: touched, adverse: adverse, bound: bound}
 	d.options = g.feasible(d, g.filter(ids))
 	return d
 }

@@ -24,10 +24,19 @@ func (g *Game) everyTouchedViolation(rd *gesture.Reading, men touchedSet) *decis
 	several := len(men.order) > 1 && g.laws.KingForSeveralTouched
 	if unhonoured := unhonouredOwnMen(a, rd.Move, men.own); len(unhonoured) > 0 {
 		ids := []report.OptionID{report.OptStand, report.OptMoveTouched}
+		// An adverse man touched too, that can be taken and was not,
+		// binds as well: taking it is among the options (sarratt1808:9,
+		// philidor1825:VI, nycc:X, hastings1895:IV).
+		adverse, untaken := untakenAdverseMan(a, rd.Move, men.adverse)
+		if untaken {
+			ids = append(ids, report.OptTakeTouched)
+		} else {
+			adverse = board.NoSquare
+		}
 		if several {
 			ids = append(ids, report.OptKing)
 		}
-		d := g.touchMoveDecision(rd, "", unhonoured[0], board.NoSquare, ids)
+		d := g.touchMoveDecision(rd, "", unhonoured[0], adverse, ids)
 		// Several men bind: the adversary elects which must move
 		// (nycc:XI, hastings1895:IV), one option for each.
 		for _, sq := range unhonoured[1:] {
@@ -35,7 +44,7 @@ func (g *Game) everyTouchedViolation(rd *gesture.Reading, men touchedSet) *decis
 				d.options = append(d.options, report.Option{ID: report.MoveTouchedOn(sq.String()), Squares: squareNames(sqs)})
 			}
 		}
-		return d
+		return withPlayedManElectable(d, men.own)
 	}
 	if sq, ok := untakenAdverseMan(a, rd.Move, men.adverse); ok {
 		ids := []report.OptionID{report.OptStand, report.OptTakeTouched}
@@ -45,6 +54,27 @@ func (g *Game) everyTouchedViolation(rd *gesture.Reading, men touchedSet) *decis
 		return g.touchMoveDecision(rd, g.laws.AdverseTouchLaw, board.NoSquare, sq, ids)
 	}
 	return nil
+}
+
+// withPlayedManElectable returns d with stand among its options when the
+// man played was itself one of the own men touched: he touched a plurality,
+// and the adversary may elect the man played (nycc:XI, hastings1895:IV,
+// sarratt1808:7, philidor1825:V), which lets the move stand. Electing it is
+// an election among the touched men, not a waiver, so it is offered where
+// no penalty may be waived too (hastings1895:arrangements, --tournament),
+// after the penalties, so that an election not made exacts a penalty where
+// the arbiter exacts the first.
+func withPlayedManElectable(d *decision, own []board.Square) *decision {
+	if d.reading == nil || !contains(own, d.reading.Move.From) {
+		return d
+	}
+	for _, o := range d.options {
+		if o.ID == report.OptStand || o.ID == report.OptRecall {
+			return d
+		}
+	}
+	d.options = append(d.options, report.Option{ID: report.OptStand, Squares: squareNames(validSquares(d.reading.Move.From, d.reading.Move.To))})
+	return d
 }
 
 // unhonouredOwnMen returns, in the order touched, the own men touched (own)

@@ -22,8 +22,9 @@ func (g *Game) firstTouchedViolation(rd *gesture.Reading, men touchedSet) *decis
 	pos := &a.Position
 	m := rd.Move
 	laws := &g.laws.FirstTouched
-	if k, owed := castlingOwedAfterKingThenRook(a, rd.Mover, men.order, m); owed {
-		return g.touchMoveDecision(rd, laws.KingThenRook, k, board.NoSquare, []report.OptionID{report.OptStand, report.OptCastle})
+	if k, rook, owed := castlingOwedAfterKingThenRook(a, rd.Mover, men.order, m); owed {
+		// Castling on that side, with that rook, not the other.
+		return g.touchMoveDecisionBy(rd, laws.KingThenRook, k, board.NoSquare, board.Occupancy(0).With(rook), []report.OptionID{report.OptStand, report.OptCastle})
 	}
 	if rook, barred := castlingWithRookTouchedFirst(pos, men.order, m); barred {
 		return g.touchMoveDecision(rd, laws.RookFirst, rook, board.NoSquare, []report.OptionID{report.OptStand, report.OptRook})
@@ -32,26 +33,47 @@ func (g *Game) firstTouchedViolation(rd *gesture.Reading, men touchedSet) *decis
 		if m.From == men.own[0] && touchHonoured(pos, m, men.adverse[0]) {
 			return nil
 		}
-		return g.touchMoveDecision(rd, laws.Both, men.own[0], men.adverse[0], []report.OptionID{report.OptStand, report.OptTakeTouched})
+		// The capture owed is with the own man touched, no other.
+		return g.touchMoveDecisionBy(rd, laws.Both, men.own[0], men.adverse[0], board.Occupancy(0).With(men.own[0]), []report.OptionID{report.OptStand, report.OptTakeTouched})
 	}
 	sq, own, binds := firstBindingMan(a, men)
+	ownLaw, adverseLaw := laws.Own, laws.Adverse
+	if len(men.adverse) > 0 && ownTouchedBesides(men.own, m.From) {
+		// Men of both colours touched (besides the man lifted to make
+		// the move): 4.3.3 governs, its fallback binding the first
+		// touched that can be moved or taken.
+		ownLaw, adverseLaw = laws.Both, laws.Both
+	}
 	switch {
 	case !binds || touchHonoured(pos, m, sq):
 		return nil
 	case own:
-		return g.touchMoveDecision(rd, laws.Own, sq, board.NoSquare, []report.OptionID{report.OptStand, report.OptMoveTouched})
+		return g.touchMoveDecision(rd, ownLaw, sq, board.NoSquare, []report.OptionID{report.OptStand, report.OptMoveTouched})
 	}
-	return g.touchMoveDecision(rd, laws.Adverse, sq, sq, []report.OptionID{report.OptStand, report.OptTakeTouched})
+	return g.touchMoveDecision(rd, adverseLaw, sq, sq, []report.OptionID{report.OptStand, report.OptTakeTouched})
+}
+
+// ownTouchedBesides reports whether own holds a man other than the one on
+// played: an own man touched besides the man the move was made with.
+func ownTouchedBesides(own []board.Square, played board.Square) bool {
+	for _, sq := range own {
+		if sq != played {
+			return true
+		}
+	}
+	return false
 }
 
 // castlingOwedAfterKingThenRook applies fide2023:4.4.1: when side touched
 // its king first and then a rook of its own with which it can castle, and
-// m is not that castling, it returns the king's square and true.
-func castlingOwedAfterKingThenRook(a *board.Analysis, side board.Color, order []board.Square, m board.Move) (board.Square, bool) {
+// m is not that castling, it returns the king's square, the rook's and
+// true. Of several such rooks the first touched binds (as 4.3.1 binds the
+// first man touched).
+func castlingOwedAfterKingThenRook(a *board.Analysis, side board.Color, order []board.Square, m board.Move) (king, rook board.Square, owed bool) {
 	pos := &a.Position
 	k := pos.KingSquare(side)
 	if len(order) < 2 || order[0] != k {
-		return board.NoSquare, false
+		return board.NoSquare, board.NoSquare, false
 	}
 	for _, sq := range order[1:] {
 		if pos.Men[sq] != board.NewMan(side, board.Rook) {
@@ -61,12 +83,15 @@ func castlingOwedAfterKingThenRook(a *board.Analysis, side board.Color, order []
 			if !pos.IsCastling(lm) {
 				continue
 			}
-			if rf, _ := board.CastlingRook(lm.From, lm.To); rf == sq && m != lm {
-				return k, true
+			if rf, _ := board.CastlingRook(lm.From, lm.To); rf == sq {
+				if m == lm {
+					return board.NoSquare, board.NoSquare, false
+				}
+				return k, sq, true
 			}
 		}
 	}
-	return board.NoSquare, false
+	return board.NoSquare, board.NoSquare, false
 }
 
 // castlingWithRookTouchedFirst applies fide2023:4.4.2: when m castles with

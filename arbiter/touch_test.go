@@ -87,6 +87,7 @@ func TestTouchHonoured(t *testing.T) {
 }
 
 func TestObligationKept(t *testing.T) {
+	const twoTakers = "4k3/8/8/3p4/4P3/2N5/8/4K3 w - - 0 1" // e4 and c3 can both take d5
 	cases := []struct {
 		name     string
 		fen      string
@@ -94,25 +95,34 @@ func TestObligationKept(t *testing.T) {
 		square   string
 		noCastle bool
 		move     string
+		bound    string // the own man the penalty is bound to: the taker (fide2023:4.3.3) or the rook (4.4.1); "" any
 		want     bool
 	}{
-		{"king moved", castleBoth, report.OptKing, "e1", false, "e1f1", true},
-		{"king castled where it may", castleBoth, report.OptKing, "e1", false, "e1g1", true},
-		{"king castled where it may not (nycc:XI)", castleBoth, report.OptKing, "e1", true, "e1g1", false},
-		{"rook moved for the king", castleBoth, report.OptKing, "e1", false, "h1h2", false},
-		{"touched man moved", startWithoutRights, report.OptMoveTouched, "e2", false, "e2e4", true},
-		{"another man moved", startWithoutRights, report.OptMoveTouched, "e2", false, "d2d4", false},
-		{"rook owed, rook moved", castleBoth, report.OptRook, "h1", false, "h1h5", true},
-		{"man taken", knightAttacksPawn, report.OptTakeTouched, "d5", false, "c3d5", true},
-		{"man not taken", knightAttacksPawn, report.OptTakeTouched, "d5", false, "c3e4", false},
-		{"man taken en passant", enPassantOnD6, report.OptTakeTouched, "d5", false, "e5d6", true},
-		{"castled", castleBoth, report.OptCastle, "e1", false, "e1c1", true},
-		{"king moved, not castled", castleBoth, report.OptCastle, "e1", false, "e1d1", false},
+		{"king moved", castleBoth, report.OptKing, "e1", false, "e1f1", "", true},
+		{"king castled where it may", castleBoth, report.OptKing, "e1", false, "e1g1", "", true},
+		{"king castled where it may not (nycc:XI)", castleBoth, report.OptKing, "e1", true, "e1g1", "", false},
+		{"rook moved for the king", castleBoth, report.OptKing, "e1", false, "h1h2", "", false},
+		{"touched man moved", startWithoutRights, report.OptMoveTouched, "e2", false, "e2e4", "", true},
+		{"another man moved", startWithoutRights, report.OptMoveTouched, "e2", false, "d2d4", "", false},
+		{"rook owed, rook moved", castleBoth, report.OptRook, "h1", false, "h1h5", "", true},
+		{"man taken", knightAttacksPawn, report.OptTakeTouched, "d5", false, "c3d5", "", true},
+		{"man not taken", knightAttacksPawn, report.OptTakeTouched, "d5", false, "c3e4", "", false},
+		{"man taken en passant", enPassantOnD6, report.OptTakeTouched, "d5", false, "e5d6", "", true},
+		{"man taken by the own man touched (fide2023:4.3.3)", twoTakers, report.OptTakeTouched, "d5", false, "e4d5", "e4", true},
+		{"man taken by a third man (fide2023:4.3.3)", twoTakers, report.OptTakeTouched, "d5", false, "c3d5", "e4", false},
+		{"man taken by any man where none is named", twoTakers, report.OptTakeTouched, "d5", false, "c3d5", "", true},
+		{"castled", castleBoth, report.OptCastle, "e1", false, "e1c1", "", true},
+		{"castled on the side owed (fide2023:4.4.1)", castleBoth, report.OptCastle, "e1", false, "e1g1", "h1", true},
+		{"castled on the other side (fide2023:4.4.1)", castleBoth, report.OptCastle, "e1", false, "e1c1", "h1", false},
+		{"king moved, not castled", castleBoth, report.OptCastle, "e1", false, "e1d1", "", false},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			a := analysis(t, c.fen)
 			ob := &obligation{side: board.White, what: c.what, square: sq(t, c.square), noCastle: c.noCastle}
+			if c.bound != "" {
+				ob.bound = ob.bound.With(sq(t, c.bound))
+			}
 			if got := obligationKept(&a.Position, ob, uci(t, c.move)); got != c.want {
 				t.Errorf("obligationKept(%s on %s, %s) = %v, want %v", c.what, c.square, c.move, got, c.want)
 			}
@@ -145,25 +155,30 @@ func TestCastlingOwedAfterKingThenRook(t *testing.T) {
 		touched []string
 		move    string
 		want    bool
+		rook    string // the rook to castle with, when owed
 	}{
-		{"king then rook, king moved", castleBoth, []string{"e1", "h1"}, "e1f1", true},
-		{"king then rook, castled that side", castleBoth, []string{"e1", "h1"}, "e1g1", false},
-		{"king then rook, castled the other side", castleBoth, []string{"e1", "h1"}, "e1c1", true},
-		{"king then queen's rook, castled short", castleBoth, []string{"e1", "a1"}, "e1g1", true},
-		{"rook then king", castleBoth, []string{"h1", "e1"}, "e1f1", false},
-		{"king alone", castleBoth, []string{"e1"}, "e1f1", false},
-		{"castling that side not legal", castleBarredShort, []string{"e1", "h1"}, "e1d1", false},
-		{"both rooks, one castling made", castleBoth, []string{"e1", "h1", "a1"}, "e1g1", true},
+		{"king then rook, king moved", castleBoth, []string{"e1", "h1"}, "e1f1", true, "h1"},
+		{"king then rook, castled that side", castleBoth, []string{"e1", "h1"}, "e1g1", false, ""},
+		{"king then rook, castled the other side", castleBoth, []string{"e1", "h1"}, "e1c1", true, "h1"},
+		{"king then queen's rook, castled short", castleBoth, []string{"e1", "a1"}, "e1g1", true, "a1"},
+		{"rook then king", castleBoth, []string{"h1", "e1"}, "e1f1", false, ""},
+		{"king alone", castleBoth, []string{"e1"}, "e1f1", false, ""},
+		{"castling that side not legal", castleBarredShort, []string{"e1", "h1"}, "e1d1", false, ""},
+		{"both rooks, castled with the first touched", castleBoth, []string{"e1", "h1", "a1"}, "e1g1", false, ""},
+		{"both rooks, castled with the second touched", castleBoth, []string{"e1", "h1", "a1"}, "e1c1", true, "h1"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			a := analysis(t, c.fen)
-			k, got := castlingOwedAfterKingThenRook(a, board.White, squares(t, c.touched...), uci(t, c.move))
+			k, rook, got := castlingOwedAfterKingThenRook(a, board.White, squares(t, c.touched...), uci(t, c.move))
 			if got != c.want {
 				t.Fatalf("owed = %v, want %v", got, c.want)
 			}
 			if got && k != sq(t, "e1") {
 				t.Errorf("king square = %s, want e1", k)
+			}
+			if got && rook != sq(t, c.rook) {
+				t.Errorf("rook square = %s, want %s", rook, c.rook)
 			}
 		})
 	}

@@ -355,7 +355,7 @@ func judgeStep(r reading, a *board.Analysis, from, to board.Square, inHand board
 	switch {
 	case onMove:
 		r.falseKind = faultKind(pos.MoveFault(m, a))
-	case shapeOf(pos, m):
+	case lawfulForItsSide(pos, m):
 		r.falseKind = report.KindSuccessive
 	default:
 		r.falseKind = report.KindMovedAdverse
@@ -462,9 +462,48 @@ func rookMayCastle(a *board.Analysis, m board.Move) bool {
 	return false
 }
 
+// lawfulForItsSide reports whether m, a move of a man of the side not on
+// move, is one its own side could lawfully make were it on move: only such
+// a move is read as that side moving again (successive moves). A move its
+// own side could not make (a black pawn from d5 to d3 while White is to
+// move) is the mover's handling of an adverse man (moved-adverse-man:
+// sarratt1808:10, philidor1825:VI, nycc:XII, hastings1895:IV,
+// fide2023:7.5.1), never a move to be recorded. Where the position with
+// that side on move cannot be analysed (its adversary's king in check), the
+// man's way of moving alone decides (shapeOf). A king's two steps along its
+// rank read as that side's castling completed after its rook moved first,
+// where the law makes that rook move a move of its own.
+func lawfulForItsSide(pos *board.Position, m board.Move) bool {
+	man := pos.Men[m.From]
+	if man == board.NoMan {
+		return false
+	}
+	if man.Kind() == board.King && m.From.Rank() == m.To.Rank() && (m.To.File()-m.From.File() == 2 || m.From.File()-m.To.File() == 2) {
+		return true
+	}
+	if own := pos.Men[m.To]; own != board.NoMan && own.Color() == man.Color() {
+		return false
+	}
+	p := *pos
+	p.Turn = man.Color()
+	p.EnPassant = board.NoSquare
+	if p.InCheck(man.Color().Other()) {
+		return shapeOf(pos, m) && pos.Geometric(m)
+	}
+	a, err := board.Analyse(p)
+	if err != nil {
+		return shapeOf(pos, m) && pos.Geometric(m)
+	}
+	for _, lm := range a.MovesFrom(m.From) {
+		if lm.To == m.To {
+			return true
+		}
+	}
+	return false
+}
+
 // shapeOf reports whether m is shaped like a move of its man for its own side
-// (ignoring what stands in the way), so a man of the side not on move that
-// moved so is read as that side moving again.
+// (ignoring what stands in the way).
 func shapeOf(pos *board.Position, m board.Move) bool {
 	man := pos.Men[m.From]
 	df, dr := m.To.File()-m.From.File(), m.To.Rank()-m.From.Rank()

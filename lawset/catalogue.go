@@ -112,12 +112,15 @@ func entry(id string, st Status, title, summary, application string) Law {
 
 // Phrases that recur in the applications.
 const (
-	liftIsTouch   = "A Hall-sensor board senses a man lifted, not a finger laid on it: a lift (or a lift and a replacement on the same square) is the touch, though a man jostled off its square and back within a bump (120 ms) binds nobody; the j'adoube button pressed just before the lift exempts it."
-	byGenerator   = "Applied by the rules of movement (package board): boardd accepts only moves that respect it, and any other is a false move."
-	calibrated    = "The sensor board's orientation is fixed when it is calibrated (a1 a dark square at White's left), so the board cannot stand the wrong way round; boardd cannot see a cloth board turned."
-	noSeats       = "boardd knows the two halves of the board, not who sits at them or how colours were drawn."
-	handLeaves    = "The gesture layer completes a move when the hand has left it: the board stays still for the settle time, the mover presses the clock, or the adversary's hand arrives; until then the man may still go to another square."
-	notSensed     = "A board senses where men stand, not the people or the room."
-	countOnClaim  = "The claim button starts the count (a ruling line with option count); boardd does not check which side has the lesser force or that the ending is one the law names; once the moves have been played from the call without mate, boardd ends the game drawn."
-	arbiterAction = "The arbiter may declare a result or annul the game from the console (arbiter actions result and annul)."
+	liftIsTouch = "A Hall-sensor board senses a man lifted, not a finger laid on it: a lift (or a lift and a replacement on the same square) is the touch, though a man jostled off its square and back within a bump (120 ms) binds nobody; the j'adoube button pressed just before the lift exempts it."
+	// adverseNotOutOfTurn: how boardd tells an adverse man moved from a
+	// move made out of turn.
+	adverseNotOutOfTurn = " A man of the side not on move that moves as its own side could lawfully move it (were it on move) is read as that side moving out of turn; one moved as its side could not (a black pawn from d5 to d3 with White to move) is the mover's handling of an adverse man, moved-adverse-man with the mover the offender, and is never recorded as a move of its side (no keep-all can record it). A side played from off the board (an engine, an online opponent) has no hand at the board: any man of it moved while the player at the board is to move is his moved-adverse-man; where the choice of penalty is that remote side's, the arbiter exacts the first penalty and the irregularity's reason says whose choice it was."
+	byGenerator         = "Applied by the rules of movement (package board): boardd accepts only moves that respect it, and any other is a false move."
+	calibrated          = "The sensor board's orientation is fixed when it is calibrated (a1 a dark square at White's left), so the board cannot stand the wrong way round; boardd cannot see a cloth board turned."
+	noSeats             = "boardd knows the two halves of the board, not who sits at them or how colours were drawn."
+	handLeaves          = "The gesture layer completes a move when the hand has left it: the board stays still for the settle time, the mover presses the clock, or the adversary's hand arrives; until then the man may still go to another square."
+	notSensed           = "A board senses where men stand, not the people or the room."
+	countOnClaim        = "The claim button starts the count (a ruling line with option count); boardd does not check which side has the lesser force or that the ending is one the law names; once the moves have been played from the call without mate, boardd ends the game drawn."
+	arbiterAction       = "The arbiter may declare a result or annul the game from the console (arbiter actions result and annul)."
 )
