@@ -80,6 +80,90 @@ func (p *Player) Move(ucis ...string) error {
 	return nil
 }
 
+// Slide plays one move in UCI, a plain move or a capture, as a hand that
+// slides the man: it is set down in passing on each square of via (and
+// lifted again) before it reaches its square. A capture's victim is lifted
+// first. Promotions and castling are played by Move and Promote.
+func (p *Player) Slide(uci string, via ...string) error {
+	m, err := p.legal(uci)
+	if err != nil {
+		return err
+	}
+	if p.Pos.IsCastling(m) || p.Pos.IsEnPassant(m) || p.Pos.IsPromotion(m) {
+		return fmt.Errorf("journaltest: %s: slides are plain moves and captures", uci)
+	}
+	path := make([]board.Square, 0, len(via))
+	for _, v := range via {
+		sq, err := board.ParseSquare(v)
+		if err != nil {
+			return fmt.Errorf("journaltest: slide %s via %q: %w", uci, v, err)
+		}
+		if p.Pos.Occupancy().Has(sq) {
+			return fmt.Errorf("journaltest: slide %s via %s: the square is occupied", uci, v)
+		}
+		path = append(path, sq)
+	}
+	if p.Pos.Occupancy().Has(m.To) {
+		p.event(trace.Lift, m.To)
+	}
+	p.event(trace.Lift, m.From)
+	for _, sq := range path {
+		p.event(trace.Place, sq)
+		p.event(trace.Lift, sq)
+	}
+	p.event(trace.Place, m.To)
+	p.T += p.Timing.Pause - p.Timing.Step
+	p.Pos = p.Pos.Apply(m)
+	return nil
+}
+
+// Promote plays a promotion in UCI with its piece (e7e8n): the piece is
+// named first (a promote line), then the victim, if any, is lifted, and the
+// pawn is lifted and set down on the last rank.
+func (p *Player) Promote(uci string) error {
+	m, err := p.legal(uci)
+	if err != nil {
+		return err
+	}
+	if !p.Pos.IsPromotion(m) || len(uci) != 5 {
+		return fmt.Errorf("journaltest: %s is no promotion with its piece", uci)
+	}
+	side := "white"
+	if m.To.Rank() == 0 {
+		side = "black"
+	}
+	piece, err := board.ParsePromotion(uci[4:])
+	if err != nil {
+		return fmt.Errorf("journaltest: %s: %w", uci, err)
+	}
+	p.Lines = append(p.Lines, trace.Line{T: p.T, Kind: trace.Promote, Piece: piece, Side: side})
+	p.T += p.Timing.Step
+	if p.Pos.Occupancy().Has(m.To) {
+		p.event(trace.Lift, m.To)
+	}
+	p.event(trace.Lift, m.From)
+	p.event(trace.Place, m.To)
+	p.T += p.Timing.Pause - p.Timing.Step
+	p.Pos = p.Pos.Apply(m)
+	return nil
+}
+
+// legal parses a move in UCI and checks it is legal in the position.
+func (p *Player) legal(uci string) (board.Move, error) {
+	m, err := board.ParseUCI(uci)
+	if err != nil {
+		return board.Move{}, fmt.Errorf("journaltest: %w", err)
+	}
+	a, err := board.Analyse(p.Pos)
+	if err != nil {
+		return board.Move{}, fmt.Errorf("journaltest: %w", err)
+	}
+	if !a.IsLegal(m) {
+		return board.Move{}, fmt.Errorf("journaltest: %s is not legal in %s", uci, p.Pos.FEN())
+	}
+	return m, nil
+}
+
 // Touch lifts the man on sq and puts it back (a touch).
 func (p *Player) Touch(sq string) error {
 	s, err := board.ParseSquare(sq)
