@@ -7,57 +7,18 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
+	"github.com/boardd/boardd/game"
 	"github.com/boardd/boardd/journal/journaltest"
-	"github.com/boardd/boardd/trace"
 )
-
-// richGame is the hand events of a short game with everything a hand does
-// on the board: men slid through squares on the way (set down in passing
-// and lifted again), captures, castling on both sides, a promotion with
-// capture (the piece named first) and a long rook slide. It returns the
-// lines and the game's plies.
-func richGame(t testing.TB) ([]trace.Line, int) {
-	t.Helper()
-	p := journaltest.NewPlayer(0, journaltest.Timing{Step: 100 * time.Millisecond, Pause: 1200 * time.Millisecond})
-	steps := []struct {
-		uci string
-		via []string
-	}{
-		{"e2e4", []string{"e3"}}, {"d7d5", []string{"d6"}},
-		{"e4d5", nil}, {"c7c6", nil},
-		{"d5c6", nil}, {"g8f6", nil},
-		{"g1f3", nil}, {"e7e6", nil},
-		{"f1e2", nil}, {"f8e7", nil},
-		{"e1g1", nil}, {"e8g8", nil},
-		{"c6b7", nil}, {"b8c6", nil},
-		{"b7a8q", nil}, {"d8b6", []string{"c7"}},
-		{"d2d4", []string{"d3"}}, {"c8d7", nil},
-		{"a8a7", nil}, {"f8b8", []string{"e8", "d8", "c8"}},
-		{"b2b3", nil},
-	}
-	for _, s := range steps {
-		var err error
-		switch {
-		case len(s.uci) == 5:
-			err = p.Promote(s.uci)
-		case s.via != nil:
-			err = p.Slide(s.uci, s.via...)
-		default:
-			err = p.Move(s.uci)
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
-	}
-	return p.Lines, len(steps)
-}
 
 // richJournal is the journal of richGame and the PGN played.
 func richJournal(t testing.TB) (data []byte, pgn string, plies int) {
 	t.Helper()
-	lines, plies := richGame(t)
+	lines, plies, err := journaltest.RichGame()
+	if err != nil {
+		t.Fatal(err)
+	}
 	dir := t.TempDir()
 	s := start(t, Options{Dir: dir}, noWall)
 	s.feed(lines...)
@@ -67,7 +28,7 @@ func richJournal(t testing.TB) (data []byte, pgn string, plies int) {
 		t.Fatalf("the rich game was not played as meant: %d plies of %d\n%s", got, plies, pgn)
 	}
 	s.close()
-	data, err := os.ReadFile(filepath.Join(dir, CurrentFile))
+	data, err = os.ReadFile(filepath.Join(dir, CurrentFile))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -131,6 +92,7 @@ func TestEveryLineGarbled(t *testing.T) {
 		for i := 1; i < n; i++ {
 			bad := garbled(data, i, gb.damage)
 			g, rp, _ := restore(t, bad)
+			rp.SettleHands(g) // as boardd pgn does, and boardd run once its clock runs on
 			rec, _ := ParseRecord(bytes.Split(data, []byte{'\n'})[i])
 			what := fmt.Sprintf("%s, line %d (%s)", gb.name, i+1, rec.Raw)
 			got := rp.Game.Snapshot().Moves
@@ -169,4 +131,49 @@ func TestEveryLineGarbled(t *testing.T) {
 		}
 		t.Logf("%s: %d lines garbled, %d lost a ply, at most %d", gb.name, n-1, lostAny, worst)
 	}
+}
+
+// TestTornMoveReportSettles cuts the journal of the rich game inside each
+// move report in turn, at every offset: the move's input survives, its
+// report is a torn tail. A daemon restarted on it makes the move once the
+// settle time has passed; SettleHands, for readers of the journal, makes it
+// too, so boardd pgn shows what boardd run will restore.
+func TestTornMoveReportSettles(t *testing.T) {
+	data, _, _ := richJournal(t)
+	whole, err := parse("whole", data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	starts := []int{0}
+	for i, b := range data {
+		if b == '\n' {
+			starts = append(starts, i+1)
+		}
+	}
+	cuts, moves := 0, 0
+	for i, r := range whole.Records {
+		if r.Kind != KindReport || r.Report.Type != "move" {
+			continue
+		}
+		moves++
+		line := i // records[0] is the header, on the first line
+		for cut := starts[line]; cut < starts[line+1]-1; cut++ {
+			g, err := parse("cut", data[:cut])
+			if err != nil {
+				t.Fatalf("move %d cut at byte %d: %v", moves, cut, err)
+			}
+			rp, err := Replay(g, game.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			before := rp.Game.Snapshot().Moves
+			rp.SettleHands(g)
+			if got := rp.Game.Snapshot().Moves; got != moves || before != moves-1 {
+				t.Fatalf("move %d (%s) cut at byte %d of its line: %d moves replayed, %d once the hands settled; want %d, then %d",
+					moves, r.Report.SAN, cut-starts[line], before, got, moves-1, moves)
+			}
+			cuts++
+		}
+	}
+	t.Logf("%d move reports cut at %d offsets", moves, cuts)
 }

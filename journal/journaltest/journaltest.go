@@ -195,3 +195,43 @@ func (p *Player) Reset() {
 	}
 	p.T += p.Timing.Pause - p.Timing.Step
 }
+
+// RichGame is the hand events of a short game with everything a hand does
+// on the board: men slid through squares on the way (set down in passing
+// and lifted again, a rook over three squares), captures, castling on both
+// sides and a promotion with capture (the piece named first). It returns
+// the lines and the game's plies.
+func RichGame() ([]trace.Line, int, error) {
+	p := NewPlayer(0, Timing{Step: 100 * time.Millisecond, Pause: 1200 * time.Millisecond})
+	steps := []struct {
+		uci string
+		via []string
+	}{
+		{"e2e4", []string{"e3"}}, {"d7d5", []string{"d6"}},
+		{"e4d5", nil}, {"c7c6", nil},
+		{"d5c6", nil}, {"g8f6", nil},
+		{"g1f3", nil}, {"e7e6", nil},
+		{"f1e2", nil}, {"f8e7", nil},
+		{"e1g1", nil}, {"e8g8", nil},
+		{"c6b7", nil}, {"b8c6", nil},
+		{"b7a8q", nil}, {"d8b6", []string{"c7"}},
+		{"d2d4", []string{"d3"}}, {"c8d7", nil},
+		{"a8a7", nil}, {"f8b8", []string{"e8", "d8", "c8"}},
+		{"b2b3", nil},
+	}
+	for _, s := range steps {
+		var err error
+		switch {
+		case len(s.uci) == 5:
+			err = p.Promote(s.uci)
+		case s.via != nil:
+			err = p.Slide(s.uci, s.via...)
+		default:
+			err = p.Move(s.uci)
+		}
+		if err != nil {
+			return nil, 0, err
+		}
+	}
+	return p.Lines, len(steps), nil
+}
