@@ -11,6 +11,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"syscall"
+	"strings"
 	"time"
 
 	"github.com/boardd/boardd/hall"
@@ -124,7 +125,19 @@ func (r *LoadRig) startHall() error {
 	if err != nil {
 		return fmt.Errorf("hwtest: load rig: %w", err)
 	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	var ln net.Listener
+	if r.HallURL == "" {
+		ln, err = net.Listen("tcp", "127.0.0.1:0")
+	} else {
+		// A restart: the hall comes back on its address (the kernel may
+		// hold the port a moment).
+		for range 50 {
+			if ln, err = net.Listen("tcp", strings.TrimPrefix(r.HallURL, "http://")); err == nil {
+				break
+			}
+			time.Sleep(100 * time.Millisecond)
+		}
+	}
 	if err != nil {
 		return fmt.Errorf("hwtest: load rig: %w", err)
 	}
@@ -163,7 +176,7 @@ func (r *LoadRig) startHall() error {
 		addr := ln.Addr().String()
 		ln.Close()
 		r.cmd = exec.Command(r.o.Boardd, "hall", "--broker", r.Broker.URL(), "--state-dir", state, "--listen", addr, "--log-level", "warn")
-		logf, err := os.Create(filepath.Join(r.o.Dir, "hall.log"))
+		logf, err := os.OpenFile(filepath.Join(r.o.Dir, "hall.log"), os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o640)
 		if err != nil {
 			return fmt.Errorf("hwtest: load rig: %w", err)
 		}
@@ -215,6 +228,20 @@ func (r *LoadRig) startHall() error {
 		r.Verifier = v
 	}
 	return nil
+}
+
+// KillHall kills the hall process with SIGKILL (as a power cut or the
+// kernel's OOM killer would), waits for it, and starts it again on the same
+// address and state directory. It needs the boardd binary (Boardd).
+func (r *LoadRig) KillHall() error {
+	if r.cmd == nil {
+		return errors.New("hwtest: load rig: killing the hall needs the boardd binary (LoadRigOptions.Boardd)")
+	}
+	if err := r.cmd.Process.Signal(syscall.SIGKILL); err != nil && !errors.Is(err, os.ErrProcessDone) {
+		return fmt.Errorf("hwtest: load rig: killing the hall: %w", err)
+	}
+	<-r.done
+	return r.startHall()
 }
 
 // Close stops the hall and the broker.
