@@ -57,7 +57,7 @@ type LoadOptions struct {
 	// HallPID and BrokerPID, when not 0, are measured: CPU and memory.
 	HallPID, BrokerPID int
 	// Spy, when set, is a connection allowed to read every board's events
-	// (the hall's credentials): the run then also measures the latency
+	// (LoadSpyUser's credentials): the run then also measures the latency
 	// from a board's move to its event reaching a client of the broker.
 	Spy *broker.Config
 	// BrokerLog, when set, returns what the broker logged: the run counts
@@ -130,6 +130,10 @@ type LoadResult struct {
 	// not caught up within a minute (left out of FaultCatchUp).
 	FaultCatchUp []time.Duration
 	FaultLate    int
+	// BroadcastGames and BroadcastPlies, with LoadOptions.Faults, are what
+	// the hall's broadcast (/broadcast/current.pgn) holds once everything
+	// has arrived; MadePlies the moves the boards made in all.
+	BroadcastGames, BroadcastPlies, MadePlies int
 }
 
 // FaultLine is the fault run's catch-up times, beside the usual table: ""
@@ -138,8 +142,9 @@ func (r *LoadResult) FaultLine() string {
 	if len(r.FaultCatchUp) == 0 && r.FaultLate == 0 {
 		return ""
 	}
-	return fmt.Sprintf("faults (broker killed 5 s, then the hall SIGKILLed and restarted, mid-round), %d boards: every board's state at the hall caught up from the broker's return in p50 %s, p99 %s, max %s; %d boards not within a minute; lost %d, doubled %d",
-		r.Boards, loadMS(percentile(r.FaultCatchUp, 50)), loadMS(percentile(r.FaultCatchUp, 99)), loadMS(percentile(r.FaultCatchUp, 100)), r.FaultLate, r.Lost, r.Doubled)
+	return fmt.Sprintf("faults (broker killed 5 s, then the hall SIGKILLed and restarted, mid-round), %d boards: every board's state at the hall caught up from the broker's return in p50 %s, p99 %s, max %s; %d boards not within a minute; lost %d, doubled %d; the broadcast holds %d games, %d plies of the %d made",
+		r.Boards, loadMS(percentile(r.FaultCatchUp, 50)), loadMS(percentile(r.FaultCatchUp, 99)), loadMS(percentile(r.FaultCatchUp, 100)), r.FaultLate, r.Lost, r.Doubled,
+		r.BroadcastGames, r.BroadcastPlies, r.MadePlies)
 }
 
 // Percentile returns the p-th percentile of the board -> hall state
@@ -520,6 +525,15 @@ func RunLoad(ctx context.Context, o LoadOptions) (*LoadResult, error) {
 		time.Sleep(500 * time.Millisecond)
 	}
 	res.CatchUp = time.Since(stopped)
+	if o.Faults != nil {
+		// The broadcast whole: every board's game, every move made.
+		for _, lb := range boards {
+			res.MadePlies += len(lb.moves())
+		}
+		if res.BroadcastGames, res.BroadcastPlies, err = loadBroadcast(ctx, o.Hall); err != nil {
+			return nil, err
+		}
+	}
 	final, err := loadHallOverview(ctx, o.Hall)
 	if err != nil {
 		return nil, err

@@ -37,6 +37,11 @@ type LoadRigOptions struct {
 	Logger *slog.Logger
 }
 
+// LoadSpyUser is the broker user of a load run's spy (LoadOptions.Spy):
+// the broker ties a client id to its user name, as the shipped
+// configuration does, so the spy cannot share the hall's.
+const LoadSpyUser = "load-spy"
+
 // LoadRig is a broker and a hall for load runs.
 type LoadRig struct {
 	Broker  *mosquittotest.Broker
@@ -66,16 +71,27 @@ func StartLoadRig(o LoadRigOptions) (*LoadRig, error) {
 	// grown with the boards as docs/hall.md advises past a thousand boards
 	// (50 messages a board: some 25 s of the boards' traffic).
 	queue := max(10000, 50*o.Boards)
+	// And its client ids tied to the user names: one connection a user,
+	// so the spy has a user of its own.
 	bo := mosquittotest.Options{
 		Dir:   filepath.Join(o.Dir, "broker"),
-		Extra: []string{fmt.Sprintf("max_queued_messages %d", queue), "max_inflight_messages 100", "set_tcp_nodelay true"},
+		Extra: []string{fmt.Sprintf("max_queued_messages %d", queue), "max_inflight_messages 100", "set_tcp_nodelay true", "use_username_as_clientid true"},
 	}
 	if err := os.MkdirAll(bo.Dir, 0o750); err != nil {
 		return nil, fmt.Errorf("hwtest: load rig: %w", err)
 	}
 	if o.ACLFile != "" {
-		bo.ACLFile = o.ACLFile
-		bo.Passwords = map[string]string{"hall": loadPassword("hall")}
+		// The shipped ACL, and the spy reading every board's events.
+		acl, err := os.ReadFile(o.ACLFile)
+		if err != nil {
+			return nil, fmt.Errorf("hwtest: load rig: %w", err)
+		}
+		acl = append(acl, "\n# The load run's spy (hwtest).\nuser "+LoadSpyUser+"\ntopic read boardd/v1/+/event\n"...)
+		bo.ACLFile = filepath.Join(bo.Dir, "acl")
+		if err := os.WriteFile(bo.ACLFile, acl, 0o600); err != nil {
+			return nil, fmt.Errorf("hwtest: load rig: %w", err)
+		}
+		bo.Passwords = map[string]string{"hall": loadPassword("hall"), LoadSpyUser: loadPassword(LoadSpyUser)}
 		for i := range o.Boards {
 			id := loadID(i)
 			bo.Passwords[id] = loadPassword(id)

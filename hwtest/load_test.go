@@ -127,7 +127,7 @@ func TestLoad(t *testing.T) {
 			// that leg instead. Light boards measure it themselves.
 			var spy *broker.Config
 			if !light {
-				if spy, err = rig.BrokerConfig("hall"); err != nil {
+				if spy, err = rig.BrokerConfig(LoadSpyUser); err != nil {
 					t.Fatal(err)
 				}
 			}
@@ -160,6 +160,9 @@ func TestLoad(t *testing.T) {
 				t.Log(res.FaultLine())
 				if res.FaultLate > 0 || len(res.FaultCatchUp) == 0 || percentile(res.FaultCatchUp, 100) > 10*time.Second {
 					t.Errorf("not every board caught up within 10 s of the broker's return: %s", res.FaultLine())
+				}
+				if res.BroadcastGames != n || res.BroadcastPlies != res.MadePlies {
+					t.Errorf("the broadcast is not whole: %s", res.FaultLine())
 				}
 			}
 		})
