@@ -66,10 +66,12 @@ type TokenNotSavedError struct {
 	Err  error
 }
 
+// Error names the token's file and why it was not written.
 func (e *TokenNotSavedError) Error() string {
 	return fmt.Sprintf("console: arbiter token %s not saved: %v", e.Path, e.Err)
 }
 
+// Unwrap returns the write's error (a full disk: syscall.ENOSPC).
 func (e *TokenNotSavedError) Unwrap() error { return e.Err }
 
 // SaveToken writes token to its file in directory dir, readable and
