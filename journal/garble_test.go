@@ -80,16 +80,17 @@ func pgnMoves(pgn string) string {
 	return pgn
 }
 
-// TestEveryLineGarbled damages each line but the header of the journal of a
-// game with slides, captures, castling and a promotion beyond repair, in
-// three ways, and restores the game: at most one ply is lost for the
-// damaged line, and the damage and what the recovery did are said.
+// TestEveryLineGarbled damages each line of the journal of a game with
+// slides, captures, castling and a promotion beyond repair, in three ways,
+// and restores the game: at most one ply is lost for the damaged line (none
+// is), and the damage and what the recovery did are said. A damaged header
+// is rebuilt.
 func TestEveryLineGarbled(t *testing.T) {
 	data, want, plies := richJournal(t)
 	n := bytes.Count(data, []byte{'\n'})
 	for _, gb := range garbles {
 		worst, lostAny := 0, 0
-		for i := 1; i < n; i++ {
+		for i := 0; i < n; i++ {
 			bad := garbled(data, i, gb.damage)
 			g, rp, _ := restore(t, bad)
 			rp.SettleHands(g) // as boardd pgn does, and boardd run once its clock runs on
@@ -112,6 +113,13 @@ func TestEveryLineGarbled(t *testing.T) {
 			}
 			// The last line garbled is a torn tail, dropped; any other is
 			// a damaged record, passed over.
+			// The header is rebuilt.
+			if i == 0 {
+				if len(g.Damaged) != 0 || len(g.Warnings) == 0 || !strings.Contains(g.Warnings[0], "line 1 (the header") || !strings.Contains(g.Warnings[0], "rebuilt as game 1, seq 1, laws fide2023") {
+					t.Errorf("%s: damaged %+v, warnings %q: want the header said rebuilt", what, g.Damaged, g.Warnings)
+				}
+				continue
+			}
 			if last := i == n-1; last && !g.Torn() || !last && (len(g.Damaged) != 1 || g.Damaged[0].Line != i+1) {
 				t.Errorf("%s: damaged records %+v, torn tail %v", what, g.Damaged, g.Torn())
 			}
@@ -129,7 +137,7 @@ func TestEveryLineGarbled(t *testing.T) {
 				t.Errorf("%s: an input lost, %d diverged, yet %d put back and %d said unrecovered", what, rp.Diverged, len(rp.Reconstructed), rp.Unrecovered)
 			}
 		}
-		t.Logf("%s: %d lines garbled, %d lost a ply, at most %d", gb.name, n-1, lostAny, worst)
+		t.Logf("%s: %d lines garbled, %d lost a ply, at most %d", gb.name, n, lostAny, worst)
 	}
 }
 
@@ -176,4 +184,53 @@ func TestTornMoveReportSettles(t *testing.T) {
 		}
 	}
 	t.Logf("%d move reports cut at %d offsets", moves, cuts)
+}
+
+// TestDamagedHeaderIsRebuilt: a header damaged beyond repair is rebuilt on
+// disk at the start (the damaged journal kept beside it), with the law-set
+// left legible in the damaged line when there is one, else the first with
+// which the replay makes the journalled reports; the next start reads the
+// journal clean.
+func TestDamagedHeaderIsRebuilt(t *testing.T) {
+	data, want, _ := richJournal(t)
+	header, rest, _ := bytes.Cut(data, []byte{'\n'})
+	cases := []struct {
+		name string
+		line []byte
+		laws string
+	}{
+		{"blanked", bytes.Repeat([]byte{'X'}, len(header)), "fide2023"},
+		{"its law-set legible", []byte(`XXXXXXXXXXXXXXXXXXXXXXXXXX"laws":"nycc"XXXXXXXXXXXXXXXXXXXX`), "nycc"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			dir := t.TempDir()
+			bad := append(append(append([]byte(nil), c.line...), '\n'), rest...)
+			if err := os.WriteFile(filepath.Join(dir, CurrentFile), bad, 0o640); err != nil {
+				t.Fatal(err)
+			}
+			j, g, err := Open(Options{Dir: dir})
+			if err != nil {
+				t.Fatal(err)
+			}
+			j.Close()
+			if g == nil || g.Header.Laws != c.laws || g.Header.Game != 1 || len(g.Warnings) == 0 || !strings.Contains(g.Warnings[0], "rebuilt as game 1, seq 1, laws "+c.laws) {
+				t.Fatalf("game %+v, warnings %q: want the header rebuilt with laws %s", g, g.Warnings, c.laws)
+			}
+			if aside, _ := filepath.Glob(filepath.Join(dir, CurrentFile+".damaged-*")); len(aside) != 1 {
+				t.Errorf("the damaged journal kept: %q", aside)
+			}
+			again, err := Read(dir)
+			if err != nil || len(again.Warnings) != 0 || again.Header.Laws != c.laws {
+				t.Fatalf("read again: %v, warnings %q", err, again.Warnings)
+			}
+			rp, err := Replay(again, game.Options{})
+			if err != nil || rp.Diverged != 0 || rp.Game.Snapshot().Moves != 21 {
+				t.Fatalf("replayed: %v, %d diverged", err, rp.Diverged)
+			}
+			if c.laws == "fide2023" && rp.Game.PGN() != want {
+				t.Errorf("another game:\n%s", rp.Game.PGN())
+			}
+		})
+	}
 }
