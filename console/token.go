@@ -20,7 +20,9 @@ const tokenBytes = 16
 // LoadToken returns the arbiter token kept in directory dir, making one from
 // crypto/rand on first use (created is then true: the caller shows it once).
 // The file is readable and writable by its owner only; a file found with
-// wider permissions is narrowed to 0600.
+// wider permissions is narrowed to 0600. A token made whose file cannot be
+// written is returned with created true and a *TokenNotSavedError: it
+// holds for this run, and SaveToken may save it later.
 func LoadToken(dir string) (token string, created bool, err error) {
 	path := filepath.Join(dir, TokenFile)
 	data, err := os.ReadFile(path)
@@ -48,20 +50,55 @@ func LoadToken(dir string) (token string, created bool, err error) {
 		return "", false, fmt.Errorf("console: arbiter token: %w", err)
 	}
 	token = hex.EncodeToString(raw)
+	if err := SaveToken(dir, token); err != nil {
+		// The token is good for this run: the caller decides whether a
+		// token kept in memory only will do (a full disk at first start).
+		return token, true, err
+	}
+	return token, true, nil
+}
+
+// TokenNotSavedError is LoadToken's and SaveToken's error when a token was
+// made but its file could not be written (a full disk, a read-only state
+// directory): the token holds for this run only, until SaveToken succeeds.
+type TokenNotSavedError struct {
+	Path string
+	Err  error
+}
+
+// Error names the token's file and why it was not written.
+func (e *TokenNotSavedError) Error() string {
+	return fmt.Sprintf("console: arbiter token %s not saved: %v", e.Path, e.Err)
+}
+
+// Unwrap returns the write's error (a full disk: syscall.ENOSPC).
+func (e *TokenNotSavedError) Unwrap() error { return e.Err }
+
+// SaveToken writes token to its file in directory dir, readable and
+// writable by its owner only, whole or not at all: a write that fails
+// removes what it wrote. The error is a *TokenNotSavedError.
+func SaveToken(dir, token string) error {
+	path := filepath.Join(dir, TokenFile)
+	fail := func(err error) error { return &TokenNotSavedError{Path: path, Err: err} }
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
 	if err != nil {
-		return "", false, fmt.Errorf("console: arbiter token: %w", err)
+		return fail(err)
 	}
 	if _, err := f.WriteString(token + "\n"); err != nil {
 		f.Close()
 		os.Remove(path)
-		return "", false, fmt.Errorf("console: arbiter token %s: %w", path, err)
+		return fail(err)
+	}
+	if err := f.Sync(); err != nil {
+		f.Close()
+		os.Remove(path)
+		return fail(err)
 	}
 	if err := f.Close(); err != nil {
 		os.Remove(path)
-		return "", false, fmt.Errorf("console: arbiter token %s: %w", path, err)
+		return fail(err)
 	}
-	return token, true, nil
+	return nil
 }
 
 // checkToken accepts tokens of at least 16 printable ASCII characters with

@@ -1,6 +1,7 @@
 package console
 
 import (
+	"errors"
 	"net"
 	"os"
 	"path/filepath"
@@ -76,8 +77,25 @@ func TestLoadToken(t *testing.T) {
 
 func TestLoadTokenUnwritableDirectory(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "missing")
-	if _, _, err := LoadToken(dir); err == nil || !strings.Contains(err.Error(), "arbiter token") {
-		t.Errorf("err %v, want an arbiter token error", err)
+	tok, created, err := LoadToken(dir)
+	if err == nil || !strings.Contains(err.Error(), "arbiter token") || !strings.Contains(err.Error(), dir) {
+		t.Errorf("err %v, want an arbiter token error naming %s", err, dir)
+	}
+	// The token made holds for this run: the daemon runs on with it (a
+	// first start on a full disk) and saves it later.
+	var notSaved *TokenNotSavedError
+	if !errors.As(err, &notSaved) || checkToken(tok) != nil || !created {
+		t.Fatalf("err %v (%T), token %q, created %v: want a token and a *TokenNotSavedError", err, err, tok, created)
+	}
+	if err := os.Mkdir(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := SaveToken(dir, tok); err != nil {
+		t.Fatal(err)
+	}
+	again, created, err := LoadToken(dir)
+	if err != nil || again != tok || created {
+		t.Errorf("after SaveToken: %q, created %v, %v; want %q kept", again, created, err, tok)
 	}
 }
 

@@ -28,7 +28,15 @@ func (d *daemon) startConsole() error {
 		return UsageError{fmt.Errorf("--listen %q: want HOST:PORT, e.g. %s", addr, console.DefaultAddr)}
 	}
 	token, created, err := console.LoadToken(d.stateDir)
-	if err != nil {
+	var notSaved *console.TokenNotSavedError
+	switch {
+	case errors.As(err, &notSaved):
+		// A first start on a full disk: the board runs, the game kept in
+		// memory by the journal, and the token with it.
+		d.log.Error("console: the arbiter token could not be saved: it holds until boardd stops, and is saved as soon as the disk takes it (retried every "+tokenRetry.String()+")",
+			"file", notSaved.Path, "err", notSaved.Err)
+		d.saveTokenLater(token)
+	case err != nil:
 		return err
 	}
 	id := consoleBoardID(d.cfg.BoardID)
@@ -88,12 +96,47 @@ func (d *daemon) startConsole() error {
 	}
 	d.log.Info("console", "url", url, "board", id, "simulated", simulated)
 	path := filepath.Join(d.stateDir, console.TokenFile)
-	if created {
+	switch {
+	case notSaved != nil:
+		d.log.Info("arbiter token created; it is shown this once, and kept in "+path+" once the disk has room", "token", token, "arbiter_url", url+"#token="+token)
+	case created:
 		d.log.Info("arbiter token created; it is shown this once and kept in "+path, "token", token, "arbiter_url", url+"#token="+token)
-	} else {
+	default:
 		d.log.Info("arbiter token kept in " + path + " (readable by boardd only)")
 	}
 	return nil
+}
+
+// tokenRetry is how often an arbiter token that could not be saved is
+// written again.
+const tokenRetry = 5 * time.Second
+
+// saveTokenLater writes the arbiter token to the state directory every
+// tokenRetry until it is saved or boardd stops, and logs when it is.
+func (d *daemon) saveTokenLater(token string) {
+	ctx, cancel := context.WithCancel(d.ctx)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		ticker := time.NewTicker(tokenRetry)
+		defer ticker.Stop()
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-ticker.C:
+				if err := console.SaveToken(d.stateDir, token); err == nil {
+					d.log.Info("console: the arbiter token is saved after all", "file", filepath.Join(d.stateDir, console.TokenFile))
+					return
+				}
+			}
+		}
+	}()
+	d.onClose(func() error {
+		cancel()
+		<-done
+		return nil
+	})
 }
 
 // consoleBoardID is the board's id in the console's URLs: --board-id, else

@@ -23,8 +23,8 @@ const (
 	// Restore: the board must be brought to Expected (a take-back, a
 	// mismatch to fix, the start of a game); nothing is a move until it is.
 	Restore = gesture.Restore
-	// AwaitNewGame: the game is over; when the board is cleared and the
-	// start position set up, a new game begins.
+	// AwaitNewGame: the game is over; when the men are set up in the start
+	// position (the board cleared first or not), a new game begins.
 	AwaitNewGame = gesture.AwaitNewGame
 )
 

@@ -152,3 +152,67 @@ func (c *checkingJudge) Judge(g Gesture) Expectation {
 	}
 	return c.playJudge.Judge(g)
 }
+
+// TestNewGameStartsFromTheFinalPosition: after a result the board need not
+// be cleared: the men moved straight from the final position to the set-up
+// (as the missing and extra squares show) start the next game; the final
+// position left standing, or the set-up not reached, does not.
+func TestNewGameStartsFromTheFinalPosition(t *testing.T) {
+	cases := []struct {
+		name   string
+		events []string // "-e4" a lift, "+e2" a placement
+		synced bool
+	}{
+		{"the men moved back to the set-up", []string{"-e4", "+e2", "-e5", "+e7"}, true},
+		{"the men moved back the other way round", []string{"-e5", "+e7", "-e4", "+e2"}, true},
+		{"cleared first, then set up", nil, true}, // filled in below
+		{"one man moved back, one left", []string{"-e4", "+e2"}, false},
+		{"nothing done", nil, false},
+		{"a man lifted and put back", []string{"-e4", "+e4"}, false},
+	}
+	j := newPlayJudge(t, "")
+	start := j.exp.Analysis.Position
+	final := start
+	for _, u := range []string{"e2e4", "e7e5"} {
+		m, err := board.ParseUCI(u)
+		if err != nil {
+			t.Fatal(err)
+		}
+		final = final.Apply(m)
+	}
+	for i := range cases {
+		if cases[i].name != "cleared first, then set up" {
+			continue
+		}
+		for _, sq := range final.Occupancy().Squares() {
+			cases[i].events = append(cases[i].events, "-"+sq.String())
+		}
+		for _, sq := range start.Occupancy().Squares() {
+			cases[i].events = append(cases[i].events, "+"+sq.String())
+		}
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			j := newPlayJudge(t, "")
+			wait := Expectation{Mode: AwaitNewGame, Analysis: j.exp.Analysis}
+			r := New(Options{}, j, wait, final.Occupancy())
+			at := time.Second
+			for _, e := range c.events {
+				at += 50 * time.Millisecond
+				kind := sensor.Lift
+				if e[0] == '+' {
+					kind = sensor.Place
+				}
+				r.Event(sensor.Event{T: at, Square: sq(t, e[1:]), Kind: kind})
+			}
+			r.Advance(at + 2*time.Second)
+			got := only(j.log, "synced", "move", "false", "mismatch")
+			if synced := len(got) == 1 && got[0] == "synced"; synced != c.synced || len(got) > 1 {
+				t.Fatalf("reported %v, want synced %v", got, c.synced)
+			}
+			if waiting, _ := r.Syncing(); waiting == c.synced {
+				t.Errorf("still syncing: %v, want %v", waiting, !c.synced)
+			}
+		})
+	}
+}

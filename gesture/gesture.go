@@ -167,8 +167,11 @@ const (
 	// Restore: the board must be brought to Position (a take-back, a
 	// mismatch to fix, the start of a game); nothing is a move until it is.
 	Restore
-	// AwaitNewGame: the game is over; when the board is cleared and the
-	// initial position set up, Synced starts a new game.
+	// AwaitNewGame: the game is over; when the board has changed (a man
+	// lifted or set down: cleared, or set up straight from the final
+	// position) and shows the initial position, Synced starts a new game.
+	// The final position left standing is no new game, even when it
+	// stands as the initial position does.
 	AwaitNewGame
 )
 

@@ -44,9 +44,12 @@ type Recogniser struct {
 
 	// Restore, AwaitNewGame, or Play after a mismatch: waiting for the board
 	// to match the expected position.
-	syncing   bool
-	mismatch  bool // the wait began with a reported mismatch
-	cleared   bool // AwaitNewGame: the board has been emptied
+	syncing  bool
+	mismatch bool // the wait began with a reported mismatch
+	// cleared: AwaitNewGame: the board has changed since the game ended
+	// (emptied, or a man lifted or set down on the way to the set-up):
+	// from then on the initial position starts the next game.
+	cleared   bool
 	syncAt    time.Duration
 	reported  [2]board.Occupancy // the last mismatch reported (missing, extra)
 	segmented *segmentation
@@ -213,6 +216,12 @@ func (r *Recogniser) Event(e sensor.Event) {
 		return
 	}
 	if r.syncing {
+		if r.exp.Mode == AwaitNewGame {
+			// The hands are at the board after the result: following
+			// the missing and extra squares straight to the set-up
+			// starts the next game; clearing it first is not needed.
+			r.cleared = true
+		}
 		r.checkSync(e.T)
 		return
 	}

@@ -569,7 +569,9 @@ func (h *Hall) act(ctx context.Context, id string, a wire.Action) (wire.Reply, e
 		return wire.Reply{}, fmt.Errorf("hall: %w", err)
 	}
 	a.ID = hex.EncodeToString(raw)
-	h.o.Signer.Sign(&a, id)
+	if err := h.o.Signer.Sign(&a, id); err != nil {
+		h.log.Warn("hall: the action number is not kept in the state directory (the clock numbers the next)", "board", id, "err", err)
+	}
 	payload, err := wire.Encode(&a)
 	if err != nil {
 		return wire.Reply{}, err

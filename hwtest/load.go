@@ -57,7 +57,7 @@ type LoadOptions struct {
 	// HallPID and BrokerPID, when not 0, are measured: CPU and memory.
 	HallPID, BrokerPID int
 	// Spy, when set, is a connection allowed to read every board's events
-	// (the hall's credentials): the run then also measures the latency
+	// (LoadSpyUser's credentials): the run then also measures the latency
 	// from a board's move to its event reaching a client of the broker.
 	Spy *broker.Config
 	// BrokerLog, when set, returns what the broker logged: the run counts
@@ -66,6 +66,13 @@ type LoadOptions struct {
 	// Dir holds the full boards' state directories.
 	Dir    string
 	Logger *slog.Logger
+	// Faults, when set, is called halfway through the window: it breaks
+	// things (the fault mode kills the broker for 5 s, then SIGKILLs the
+	// hall and starts it again) and returns when the broker came back.
+	// The run then measures each board's catch-up: from the broker's
+	// return until the hall's state holds every move the board had made
+	// by then.
+	Faults func(ctx context.Context) (back time.Time, err error)
 }
 
 // LoadResult is what a load run measured. Every latency is from a board's
@@ -117,6 +124,27 @@ type LoadResult struct {
 	Cores      int
 	Load       float64 // the load average (1 min) at the end
 	CatchUp    time.Duration
+	// FaultCatchUp, with LoadOptions.Faults, is each board's catch-up after
+	// the faults: from the broker's return until the hall's state held
+	// every move the board had made by then; FaultLate counts the boards
+	// not caught up within a minute (left out of FaultCatchUp).
+	FaultCatchUp []time.Duration
+	FaultLate    int
+	// BroadcastGames and BroadcastPlies, with LoadOptions.Faults, are what
+	// the hall's broadcast (/broadcast/current.pgn) holds once everything
+	// has arrived; MadePlies the moves the boards made in all.
+	BroadcastGames, BroadcastPlies, MadePlies int
+}
+
+// FaultLine is the fault run's catch-up times, beside the usual table: ""
+// without faults.
+func (r *LoadResult) FaultLine() string {
+	if len(r.FaultCatchUp) == 0 && r.FaultLate == 0 {
+		return ""
+	}
+	return fmt.Sprintf("faults (broker killed 5 s, then the hall SIGKILLed and restarted, mid-round), %d boards: every board's state at the hall caught up from the broker's return in p50 %s, p99 %s, max %s; %d boards not within a minute; lost %d, doubled %d; the broadcast holds %d games, %d plies of the %d made",
+		r.Boards, loadMS(percentile(r.FaultCatchUp, 50)), loadMS(percentile(r.FaultCatchUp, 99)), loadMS(percentile(r.FaultCatchUp, 100)), r.FaultLate, r.Lost, r.Doubled,
+		r.BroadcastGames, r.BroadcastPlies, r.MadePlies)
 }
 
 // Percentile returns the p-th percentile of the board -> hall state
@@ -328,19 +356,27 @@ func RunLoad(ctx context.Context, o LoadOptions) (*LoadResult, error) {
 	heard := map[string]bool{}
 	streamErr := make(chan error, 1)
 	go func() {
-		streamErr <- loadFollowHall(sctx, o.Hall, func(s loadSummary, now time.Time) {
-			lb := byID[s.ID]
-			if lb == nil {
+		for {
+			err := loadFollowHall(sctx, o.Hall, func(s loadSummary, now time.Time) {
+				lb := byID[s.ID]
+				if lb == nil {
+					return
+				}
+				if s.Heard && s.Online && !heard[s.ID] {
+					heard[s.ID] = true
+					if len(heard) == len(boards) {
+						readyOnce.Do(func() { close(ready) })
+					}
+				}
+				lb.shown(s.Moves, now)
+			})
+			if o.Faults == nil || sctx.Err() != nil {
+				streamErr <- err
 				return
 			}
-			if s.Heard && s.Online && !heard[s.ID] {
-				heard[s.ID] = true
-				if len(heard) == len(boards) {
-					readyOnce.Do(func() { close(ready) })
-				}
-			}
-			lb.shown(s.Moves, now)
-		})
+			// The hall was killed: follow it again once it is back.
+			time.Sleep(200 * time.Millisecond)
+		}
 	}()
 	select {
 	case <-ready:
@@ -413,11 +449,30 @@ func RunLoad(ctx context.Context, o LoadOptions) (*LoadResult, error) {
 		})
 	}
 	var probed loadProbes
+	probed.tolerant = o.Faults != nil
 	wg.Go(func() {
 		if err := probed.run(pctx, o.Hall); err != nil && pctx.Err() == nil {
 			errs <- err
 		}
 	})
+	var faultMu sync.Mutex
+	var faultErr error
+	if o.Faults != nil {
+		wg.Go(func() {
+			select {
+			case <-time.After(time.Until(start.Add(o.Duration / 2))):
+			case <-pctx.Done():
+				return
+			}
+			back, err := o.Faults(ctx)
+			if err == nil {
+				res.FaultCatchUp, res.FaultLate, err = loadCatchUp(ctx, o.Hall, boards, back)
+			}
+			faultMu.Lock()
+			faultErr = err
+			faultMu.Unlock()
+		})
+	}
 	wg.Wait()
 	cancelPlay()
 	res.PageGet, res.HallGet, res.BroadcastGet = probed.page, probed.hall, probed.broadcast
@@ -436,6 +491,12 @@ func RunLoad(ctx context.Context, o LoadOptions) (*LoadResult, error) {
 	case err := <-errs:
 		return nil, err
 	default:
+	}
+	faultMu.Lock()
+	err = faultErr
+	faultMu.Unlock()
+	if err != nil {
+		return nil, fmt.Errorf("hwtest: load: faults: %w", err)
 	}
 	for _, lb := range boards {
 		lb.mu.Lock()
@@ -464,6 +525,15 @@ func RunLoad(ctx context.Context, o LoadOptions) (*LoadResult, error) {
 		time.Sleep(500 * time.Millisecond)
 	}
 	res.CatchUp = time.Since(stopped)
+	if o.Faults != nil {
+		// The broadcast whole: every board's game, every move made.
+		for _, lb := range boards {
+			res.MadePlies += len(lb.moves())
+		}
+		if res.BroadcastGames, res.BroadcastPlies, err = loadBroadcast(ctx, o.Hall); err != nil {
+			return nil, err
+		}
+	}
 	final, err := loadHallOverview(ctx, o.Hall)
 	if err != nil {
 		return nil, err
@@ -504,10 +574,49 @@ func RunLoad(ctx context.Context, o LoadOptions) (*LoadResult, error) {
 	return res, nil
 }
 
+// loadCatchUp polls the hall's overview from back on until each board's
+// state there holds every move the board had made by then, and returns each
+// board's catch-up time, from back; boards not caught up within a minute are
+// counted as late. The hall may be down for a while (restarting): a poll
+// that fails is tried again.
+func loadCatchUp(ctx context.Context, hall string, boards []*loadBoard, back time.Time) ([]time.Duration, int, error) {
+	want := make(map[string]int, len(boards))
+	for _, lb := range boards {
+		lb.mu.Lock()
+		n := 0
+		for n < len(lb.made) && !lb.made[n].After(back) {
+			n++
+		}
+		want[lb.id] = n
+		lb.mu.Unlock()
+	}
+	var out []time.Duration
+	deadline := back.Add(time.Minute)
+	for len(want) > 0 && time.Now().Before(deadline) {
+		o, err := loadHallOverview(ctx, hall)
+		now := time.Now()
+		if err == nil {
+			for _, s := range o.Boards {
+				if n, ok := want[s.ID]; ok && s.Moves >= n {
+					out = append(out, now.Sub(back))
+					delete(want, s.ID)
+				}
+			}
+		}
+		if ctx.Err() != nil {
+			return nil, 0, ctx.Err()
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	return out, len(want), nil
+}
+
 // loadProbes asks for the hall's page, its overview and its broadcast
-// every two seconds, and times the whole answer.
+// every two seconds, and times the whole answer. tolerant passes over an
+// answer that fails (the fault mode: the hall is down a while).
 type loadProbes struct {
 	page, hall, broadcast []time.Duration
+	tolerant              bool
 }
 
 func (p *loadProbes) run(ctx context.Context, base string) error {
@@ -533,6 +642,9 @@ func (p *loadProbes) run(ctx context.Context, base string) error {
 				if ctx.Err() != nil {
 					return nil
 				}
+				if p.tolerant {
+					continue
+				}
 				return fmt.Errorf("hwtest: load: GET %s: %w", q.path, err)
 			}
 			_, err = io.Copy(io.Discard, res.Body)
@@ -544,6 +656,9 @@ func (p *loadProbes) run(ctx context.Context, base string) error {
 				return fmt.Errorf("hwtest: load: GET %s: %w", q.path, err)
 			}
 			if res.StatusCode != http.StatusOK {
+				if p.tolerant {
+					continue
+				}
 				return fmt.Errorf("hwtest: load: GET %s: %s", q.path, res.Status)
 			}
 			*q.into = append(*q.into, time.Since(t0))

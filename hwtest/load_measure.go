@@ -271,3 +271,28 @@ func loadProcRSS(pid int) (rss, peak int64, err error) {
 	}
 	return rss, peak, nil
 }
+
+// loadBroadcast reads the hall's broadcast of every board's game
+// (/broadcast/current.pgn) and returns how many games and plies it holds.
+func loadBroadcast(ctx context.Context, base string) (games, plies int, err error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, base+"/broadcast/current.pgn", nil)
+	if err != nil {
+		return 0, 0, err
+	}
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return 0, 0, fmt.Errorf("hwtest: load: the broadcast: %w", err)
+	}
+	defer res.Body.Close()
+	if res.StatusCode != http.StatusOK {
+		return 0, 0, fmt.Errorf("hwtest: load: GET /broadcast/current.pgn: %s", res.Status)
+	}
+	gs, err := ReadPGN(res.Body, "broadcast")
+	if err != nil {
+		return 0, 0, fmt.Errorf("hwtest: load: the broadcast: %w", err)
+	}
+	for _, g := range gs {
+		plies += len(g.Moves)
+	}
+	return len(gs), plies, nil
+}

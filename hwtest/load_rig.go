@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"syscall"
 	"time"
 
@@ -35,6 +36,11 @@ type LoadRigOptions struct {
 	Boardd string
 	Logger *slog.Logger
 }
+
+// LoadSpyUser is the broker user of a load run's spy (LoadOptions.Spy):
+// the broker ties a client id to its user name, as the shipped
+// configuration does, so the spy cannot share the hall's.
+const LoadSpyUser = "load-spy"
 
 // LoadRig is a broker and a hall for load runs.
 type LoadRig struct {
@@ -65,16 +71,27 @@ func StartLoadRig(o LoadRigOptions) (*LoadRig, error) {
 	// grown with the boards as docs/hall.md advises past a thousand boards
 	// (50 messages a board: some 25 s of the boards' traffic).
 	queue := max(10000, 50*o.Boards)
+	// And its client ids tied to the user names: one connection a user,
+	// so the spy has a user of its own.
 	bo := mosquittotest.Options{
 		Dir:   filepath.Join(o.Dir, "broker"),
-		Extra: []string{fmt.Sprintf("max_queued_messages %d", queue), "max_inflight_messages 100", "set_tcp_nodelay true"},
+		Extra: []string{fmt.Sprintf("max_queued_messages %d", queue), "max_inflight_messages 100", "set_tcp_nodelay true", "use_username_as_clientid true"},
 	}
 	if err := os.MkdirAll(bo.Dir, 0o750); err != nil {
 		return nil, fmt.Errorf("hwtest: load rig: %w", err)
 	}
 	if o.ACLFile != "" {
-		bo.ACLFile = o.ACLFile
-		bo.Passwords = map[string]string{"hall": loadPassword("hall")}
+		// The shipped ACL, and the spy reading every board's events.
+		acl, err := os.ReadFile(o.ACLFile)
+		if err != nil {
+			return nil, fmt.Errorf("hwtest: load rig: %w", err)
+		}
+		acl = append(acl, "\n# The load run's spy (hwtest).\nuser "+LoadSpyUser+"\ntopic read boardd/v1/+/event\n"...)
+		bo.ACLFile = filepath.Join(bo.Dir, "acl")
+		if err := os.WriteFile(bo.ACLFile, acl, 0o600); err != nil {
+			return nil, fmt.Errorf("hwtest: load rig: %w", err)
+		}
+		bo.Passwords = map[string]string{"hall": loadPassword("hall"), LoadSpyUser: loadPassword(LoadSpyUser)}
 		for i := range o.Boards {
 			id := loadID(i)
 			bo.Passwords[id] = loadPassword(id)
@@ -124,7 +141,19 @@ func (r *LoadRig) startHall() error {
 	if err != nil {
 		return fmt.Errorf("hwtest: load rig: %w", err)
 	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	var ln net.Listener
+	if r.HallURL == "" {
+		ln, err = net.Listen("tcp", "127.0.0.1:0")
+	} else {
+		// A restart: the hall comes back on its address (the kernel may
+		// hold the port a moment).
+		for range 50 {
+			if ln, err = net.Listen("tcp", strings.TrimPrefix(r.HallURL, "http://")); err == nil {
+				break
+			}
+			time.Sleep(100 * time.Millisecond)
+		}
+	}
 	if err != nil {
 		return fmt.Errorf("hwtest: load rig: %w", err)
 	}
@@ -163,7 +192,7 @@ func (r *LoadRig) startHall() error {
 		addr := ln.Addr().String()
 		ln.Close()
 		r.cmd = exec.Command(r.o.Boardd, "hall", "--broker", r.Broker.URL(), "--state-dir", state, "--listen", addr, "--log-level", "warn")
-		logf, err := os.Create(filepath.Join(r.o.Dir, "hall.log"))
+		logf, err := os.OpenFile(filepath.Join(r.o.Dir, "hall.log"), os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o640)
 		if err != nil {
 			return fmt.Errorf("hwtest: load rig: %w", err)
 		}
@@ -215,6 +244,20 @@ func (r *LoadRig) startHall() error {
 		r.Verifier = v
 	}
 	return nil
+}
+
+// KillHall kills the hall process with SIGKILL (as a power cut or the
+// kernel's OOM killer would), waits for it, and starts it again on the same
+// address and state directory. It needs the boardd binary (Boardd).
+func (r *LoadRig) KillHall() error {
+	if r.cmd == nil {
+		return errors.New("hwtest: load rig: killing the hall needs the boardd binary (LoadRigOptions.Boardd)")
+	}
+	if err := r.cmd.Process.Signal(syscall.SIGKILL); err != nil && !errors.Is(err, os.ErrProcessDone) {
+		return fmt.Errorf("hwtest: load rig: killing the hall: %w", err)
+	}
+	<-r.done
+	return r.startHall()
 }
 
 // Close stops the hall and the broker.

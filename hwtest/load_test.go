@@ -29,9 +29,15 @@ import (
 // run prints where the time went and what limited it; the test fails if a
 // move is lost or doubled. BOARDD_LOAD_DIR puts the full boards' state
 // directories (their journals) there: /dev/shm takes the shared disk out of
-// the measurement.
+// the measurement. BOARDD_LOAD_FAULTS=1 (with BOARDD_LOAD=1) breaks things
+// halfway through each run: the broker killed (SIGKILL) for 5 s, then the
+// hall SIGKILLed and started again; the run prints each board's catch-up
+// after the broker's return (p50, p99, max) beside the usual table, and
+// fails if a move is lost or doubled or a board has not caught up within
+// 10 s.
 //
 //	BOARDD_LOAD=1 go test ./hwtest -run TestLoad -v -timeout 60m
+//	BOARDD_LOAD=1 BOARDD_LOAD_FAULTS=1 BOARDD_LOAD_BOARDS=2000 go test ./hwtest -run TestLoad -v -timeout 60m
 func TestLoad(t *testing.T) {
 	acl := filepath.Join("..", "systemd", "mosquitto", "boardd.acl")
 	games, err := loadGames()
@@ -77,6 +83,7 @@ func TestLoad(t *testing.T) {
 		return
 	}
 	light := os.Getenv("BOARDD_LOAD_MODE") != "full"
+	faulty := os.Getenv("BOARDD_LOAD_FAULTS") == "1"
 	counts := []int{500, 1000, 2000}
 	if !light {
 		counts = []int{50, 100, 200, 400}
@@ -120,7 +127,7 @@ func TestLoad(t *testing.T) {
 			// that leg instead. Light boards measure it themselves.
 			var spy *broker.Config
 			if !light {
-				if spy, err = rig.BrokerConfig("hall"); err != nil {
+				if spy, err = rig.BrokerConfig(LoadSpyUser); err != nil {
 					t.Fatal(err)
 				}
 			}
@@ -131,10 +138,14 @@ func TestLoad(t *testing.T) {
 				}
 				t.Cleanup(func() { os.RemoveAll(dir) })
 			}
+			var faults func(context.Context) (time.Time, error)
+			if faulty {
+				faults = func(ctx context.Context) (time.Time, error) { return loadFaults(ctx, t, rig) }
+			}
 			res, err := RunLoad(ctx, LoadOptions{
 				Boards: n, Light: light, MoveEvery: 2 * time.Second, Duration: time.Duration(seconds) * time.Second, Games: games,
 				Broker: rig.BrokerConfig, Verifier: rig.Verifier, Hall: rig.HallURL, HallPID: rig.HallPID, BrokerPID: rig.Broker.PID(),
-				Spy: spy, Dir: dir, BrokerLog: rig.Broker.Log,
+				Spy: spy, Dir: dir, BrokerLog: rig.Broker.Log, Faults: faults,
 			})
 			if err != nil {
 				t.Fatalf("%v\nhall log:\n%s", err, loadTail(rig.HallLog()))
@@ -145,9 +156,46 @@ func TestLoad(t *testing.T) {
 				t.Errorf("lost %d, doubled %d", res.Lost, res.Doubled)
 			}
 			t.Logf("p99 board -> hall state %s: under 100 ms: %v", loadMS(res.Percentile(99)), res.Percentile(99) < 100*time.Millisecond)
+			if faulty {
+				t.Log(res.FaultLine())
+				if res.FaultLate > 0 || len(res.FaultCatchUp) == 0 || percentile(res.FaultCatchUp, 100) > 10*time.Second {
+					t.Errorf("not every board caught up within 10 s of the broker's return: %s", res.FaultLine())
+				}
+				if res.BroadcastGames != n || res.BroadcastPlies != res.MadePlies {
+					t.Errorf("the broadcast is not whole: %s", res.FaultLine())
+				}
+			}
 		})
 	}
 	t.Logf("\n%s", loadTableRows(results))
+	if faulty {
+		for _, r := range results {
+			t.Log(r.FaultLine())
+		}
+	}
+}
+
+// loadFaults kills the broker for 5 s, and once it is back SIGKILLs the
+// hall and starts it again; it returns when the broker came back.
+func loadFaults(ctx context.Context, t *testing.T, rig *LoadRig) (time.Time, error) {
+	t.Logf("faults: killing the broker for 5 s")
+	if err := rig.Broker.Kill(); err != nil {
+		return time.Time{}, err
+	}
+	select {
+	case <-time.After(5 * time.Second):
+	case <-ctx.Done():
+	}
+	if err := rig.Broker.Restart(); err != nil {
+		return time.Time{}, fmt.Errorf("restarting the broker: %w", err)
+	}
+	back := time.Now()
+	t.Logf("faults: the broker is back; SIGKILLing the hall and starting it again")
+	if err := rig.KillHall(); err != nil {
+		return back, err
+	}
+	t.Logf("faults: the hall answers again %s after the broker's return", time.Since(back).Round(time.Millisecond))
+	return back, nil
 }
 
 func loadStartRig(t *testing.T, o LoadRigOptions) *LoadRig {

@@ -176,6 +176,34 @@ func Open(opts Options) (*Journal, *Game, error) {
 	j.removeTemporaries()
 	path := filepath.Join(opts.Dir, CurrentFile)
 	g, err := ReadFile(path)
+	if err != nil && g != nil {
+		// Records with no header: its line may be damaged beyond repair.
+		// Rebuilt, the game goes on; the damaged file is kept beside it.
+		if last, lerr := j.lastArchived(); lerr == nil {
+			if rg := rebuilt(path, last.game+1); rg != nil {
+				aside := fmt.Sprintf("%s.damaged-%d", path, time.Now().Unix())
+				data, rerr := os.ReadFile(path)
+				if rerr == nil {
+					rerr = j.writeFileSync(aside, data)
+				}
+				if rerr == nil {
+					rerr = j.writeFileSync(path+".new", rg.rebuilt)
+				}
+				if rerr == nil {
+					rerr = j.fs.Rename(path+".new", path)
+				}
+				if rerr == nil {
+					log.Warn("journal: the header was rebuilt; the damaged journal is kept", "file", path, "damaged_copy", aside)
+					g, err = ReadFile(path)
+					if err == nil {
+						g.Warnings = append(rg.Warnings[:1:1], g.Warnings...)
+					}
+				} else {
+					log.Warn("journal: the header could be rebuilt but not written", "file", path, "err", rerr)
+				}
+			}
+		}
+	}
 	switch {
 	case errors.Is(err, os.ErrNotExist):
 		g = nil

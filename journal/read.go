@@ -26,6 +26,9 @@ type Game struct {
 	// Warnings say what was dropped, skipped or repaired, and why, one a
 	// line.
 	Warnings []string
+	// rebuilt is the journal's bytes with its header rebuilt
+	// (rebuildHeader), when it was: what the file should hold.
+	rebuilt []byte
 	// Offset is where the game's header begins in the file: 0, unless
 	// finished games come before it.
 	Offset int64
@@ -180,9 +183,21 @@ func parse(path string, data []byte) (*Game, error) {
 // without changing anything (a running daemon may be writing it). It returns
 // nil and no error when there is no game in progress.
 func Read(dir string) (*Game, error) {
-	g, err := ReadFile(filepath.Join(dir, CurrentFile))
+	path := filepath.Join(dir, CurrentFile)
+	g, err := ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
+	}
+	if err != nil && g != nil {
+		// Records with no header: the header's line may be damaged, and
+		// rebuilt (in memory; boardd run rebuilds it on disk).
+		var number uint64 = 1
+		if games, lerr := List(dir); lerr == nil && len(games) > 0 {
+			number = games[len(games)-1].Game + 1
+		}
+		if rg := rebuilt(path, number); rg != nil {
+			g, err = rg, nil
+		}
 	}
 	if err != nil {
 		return nil, err

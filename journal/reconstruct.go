@@ -15,7 +15,9 @@ import (
 // been, most likely first, to be tried at index at of records: what is left
 // legible of the damaged line (its time, its kind and square), else a lift
 // or a placement on each square the reports after it name (the touch, the
-// move, the squares to fix), at the time of the record before the gap or of
+// move, the squares to fix) or the inputs beside it name (a man slid
+// through a square is lifted from it), or the naming of the promotion
+// piece of a move that follows, at the time of the record before the gap or of
 // the one after.
 func guessInputs(records []Record, at int, damaged []byte) []trace.Line {
 	if at <= 0 || at > len(records) {
@@ -91,6 +93,16 @@ func guessInputs(records []Record, at int, damaged []byte) []trace.Line {
 			squares = append(squares, sq)
 		}
 	}
+	// The squares of the inputs on either side of the gap: a man slid
+	// through squares is set down in passing and lifted again, and the
+	// lift from a square in passing is named by no report, only by the
+	// placement before it.
+	for _, r := range records[max(at-2, 1):min(at+2, len(records))] {
+		if r.Kind == KindInput && (r.Input.Kind == trace.Lift || r.Input.Kind == trace.Place) {
+			addSquare(r.Input.Square.String())
+		}
+	}
+	var promotions []trace.Line
 	reports := 0
 	for _, r := range records[at:] {
 		if r.Kind != KindReport {
@@ -110,6 +122,11 @@ func guessInputs(records []Record, at int, damaged []byte) []trace.Line {
 					addSquare(rt.String())
 				}
 				addSquare(board.EnPassantVictim(m).String())
+				if m.Promo != board.NoKind && (rep.Side == "white" || rep.Side == "black") {
+					// The piece may have been named before the pawn
+					// was set down.
+					promotions = append(promotions, trace.Line{Kind: trace.Promote, Piece: m.Promo, Side: rep.Side})
+				}
 			}
 		case report.Mismatch:
 			for _, n := range rep.Missing {
@@ -121,6 +138,12 @@ func guessInputs(records []Record, at int, damaged []byte) []trace.Line {
 		}
 		if reports++; reports == 4 {
 			break
+		}
+	}
+	for _, pr := range promotions {
+		for _, t := range times {
+			pr.T = t
+			add(pr)
 		}
 	}
 	for _, sq := range squares {

@@ -250,3 +250,21 @@ func align(made, journalled [][]byte) (pair []int, lostFrom, diverged, missing i
 	diverged += len(journalled) - k
 	return pair, i, diverged, missing
 }
+
+// SettleHands lets the timers the hands left pending at the end of the
+// journal of g fire, as they do in a daemon restarted on the journal once
+// its clock runs on: a man set down whose move report a crash tore off is
+// made the move it was (the settle time passes). It is for readers of a
+// journal no daemon holds (boardd pgn, boardd fen), so that they show the
+// game boardd run will restore. It fires only the timers due within the
+// longest of the game's gesture and debounce times after the journal's
+// last time, so a game clock is not run down.
+func (rp *Replayed) SettleHands(g *Game) {
+	t := g.Header.Options(game.Options{}).Timing
+	within := max(t.Settle, t.QuickSettle, t.OpenWait, t.Jadoube, t.Bump, game.DefaultSettle, game.DefaultOpenWait, game.DefaultJadoube, game.DefaultBump) +
+		max(t.Debounce, game.DefaultDebounce)
+	p := rp.Game
+	for d := p.Deadline(); d != timing.Never && d <= rp.Resume+within; d = p.Deadline() {
+		p.Advance(d)
+	}
+}

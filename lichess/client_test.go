@@ -40,6 +40,8 @@ func TestReadToken(t *testing.T) {
 		{name: "missing", wantErr: "does not exist; create a personal token with the board:play scope at https://lichess.org/account/oauth/token"},
 		{name: "readable by others", files: []file{{"state", tok, 0o644}}, wantErr: "has mode 0644: others may read it", notInErr: tok},
 		{name: "readable by the group", files: []file{{"state", tok, 0o640}}, wantErr: "chmod 600"},
+		{name: "readable by others in the credentials directory", files: []file{{"creds", tok, 0o644}}, wantErr: "has mode 0644: others may read it", notInErr: tok},
+		{name: "readable by others in the credentials directory, a good one in the state directory", files: []file{{"creds", tok, 0o644}, {"state", "lip_other", 0o600}}, wantErr: "chmod 600"},
 		{name: "empty", files: []file{{"state", "\n", 0o600}}, wantErr: "the token is empty"},
 		{name: "two lines", files: []file{{"state", tok + "\nsecond\n", 0o600}}, wantErr: "want the token alone on one line", notInErr: tok},
 		{name: "not a token", files: []file{{"state", "lip_abc-def", 0o600}}, wantErr: "other than letters, digits and _ at position 8", notInErr: "lip_abc-def"},

@@ -97,9 +97,10 @@ func ReadToken(credentialsDir, stateDir string) (Token, string, error) {
 		if !info.Mode().IsRegular() {
 			return Token{}, path, fmt.Errorf("lichess: token file %s is not a regular file", path)
 		}
-		// systemd's credentials directory is the service's own; a file of
-		// the state directory must not be readable by others.
-		if dir != credentialsDir && info.Mode().Perm()&0o077 != 0 {
+		// A token must be readable by boardd alone, wherever it is:
+		// systemd makes its credentials 0400, so a wider file in
+		// $CREDENTIALS_DIRECTORY was put there some other way.
+		if info.Mode().Perm()&0o077 != 0 {
 			return Token{}, path, fmt.Errorf("lichess: token file %s has mode %04o: others may read it; make it readable by boardd alone (chmod 600 %s)", path, info.Mode().Perm(), path)
 		}
 		data, err := os.ReadFile(path)

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -15,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/boardd/boardd/console"
 	"github.com/boardd/boardd/journal"
 	"github.com/boardd/boardd/journal/journaltest"
 	"github.com/boardd/boardd/trace"
@@ -321,6 +323,101 @@ func TestFullDiskChild(t *testing.T) {
 	}
 	if out := pgnOf(t, bin, dir); !strings.Contains(out, "1. d4 d5 *") {
 		t.Errorf("game 2:\n%s", out)
+	}
+	t.Logf("boardd said:\n%s", p.stderr.String())
+}
+
+// TestFirstStartOnAFullDisk: boardd's first start in a state directory on
+// a full disk runs (it used to exit 1 on the arbiter token): the fault is
+// shown (the corner LEDs, the log at error level naming the token and the
+// journal), the game is played and kept in memory, and when the disk has
+// room again the journal and the token are written.
+func TestFirstStartOnAFullDisk(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs the boardd binary")
+	}
+	bin := buildBoardd(t)
+	cmd := exec.Command(os.Args[0], "-test.run=^TestFirstStartOnAFullDiskChild$", "-test.v")
+	cmd.Env = append(os.Environ(), "BOARDD_TEST_FULL_DISK_BIN="+bin)
+	cmd.SysProcAttr = &syscall.SysProcAttr{
+		Cloneflags:  syscall.CLONE_NEWUSER | syscall.CLONE_NEWNS,
+		UidMappings: []syscall.SysProcIDMap{{ContainerID: 0, HostID: os.Getuid(), Size: 1}},
+		GidMappings: []syscall.SysProcIDMap{{ContainerID: 0, HostID: os.Getgid(), Size: 1}},
+	}
+	out, err := cmd.CombinedOutput()
+	var pe *os.PathError
+	if errors.As(err, &pe) || errors.Is(err, syscall.EPERM) || errors.Is(err, syscall.EINVAL) {
+		t.Skipf("no user and mount namespace to mount a small tmpfs in (%v)", err)
+	}
+	if strings.Contains(string(out), "--- SKIP: TestFirstStartOnAFullDiskChild") {
+		t.Skipf("the child could not mount a tmpfs:\n%s", out)
+	}
+	if err != nil || !strings.Contains(string(out), "--- PASS: TestFirstStartOnAFullDiskChild") {
+		t.Fatalf("in its namespace: %v\n%s", err, out)
+	}
+	t.Logf("%s", out)
+}
+
+// TestFirstStartOnAFullDiskChild is TestFirstStartOnAFullDisk's part in the
+// namespace.
+func TestFirstStartOnAFullDiskChild(t *testing.T) {
+	bin := os.Getenv("BOARDD_TEST_FULL_DISK_BIN")
+	if bin == "" {
+		t.Skip("run by TestFirstStartOnAFullDisk in a namespace of its own")
+	}
+	dir := t.TempDir()
+	if err := syscall.Mount("tmpfs", dir, "tmpfs", 0, "size=64k"); err != nil {
+		t.Skipf("mounting a tmpfs: %v", err)
+	}
+	defer syscall.Unmount(dir, 0)
+	filler, err := os.Create(filepath.Join(dir, "filler"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	block := make([]byte, 4096)
+	for _, b := range [][]byte{block, block[:1]} {
+		for {
+			if _, err := filler.Write(b); err != nil {
+				break
+			}
+		}
+	}
+	filler.Close()
+	lines, _ := twoGames(t)
+	ns := newNotifySocket(t)
+	env := daemonEnv("BOARDD_INPUT=-", "NOTIFY_SOCKET="+ns.path)
+	p := startBoardd(t, bin, env, "run", "--state-dir", dir, "--listen", "127.0.0.1:0")
+	ns.await(t, "READY=1", 10*time.Second)
+	state := p.console(t)
+	p.feed(t, lines[:8]) // e4 e5 Nf3 Nc6
+	waitFor(t, 20*time.Second, "four plies on the board with the fault shown", func() bool {
+		s := getState(t, state)
+		return len(s.Moves) == 4 && s.faultCorners() == 4
+	})
+	if n := p.logLines("level=ERROR", "arbiter token could not be saved", console.TokenFile, "no space left on device"); n != 1 {
+		t.Errorf("%d error lines naming the token and the full disk, want 1:\n%s", n, p.stderr.String())
+	}
+	if n := p.logLines("level=ERROR", "not being saved", "no space left on device"); n != 1 {
+		t.Errorf("%d error lines naming the journal and the full disk, want 1:\n%s", n, p.stderr.String())
+	}
+	if err := os.Remove(filepath.Join(dir, "filler")); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, 15*time.Second, "the journal and the token written", func() bool {
+		return p.logLines("writing again") == 1 && p.logLines("arbiter token is saved after all") == 1
+	})
+	if s := getState(t, state); s.faultCorners() != 0 || len(s.Moves) != 4 {
+		t.Errorf("after the disk had room: %d fault corners, %d moves", s.faultCorners(), len(s.Moves))
+	}
+	p.cmd.Process.Signal(syscall.SIGTERM)
+	if err := p.wait(t, 10*time.Second); err != nil {
+		t.Fatalf("boardd after SIGTERM: %v\n%s", err, p.stderr.String())
+	}
+	if out := pgnOf(t, bin, dir); !strings.Contains(out, "1. e4 e5 2. Nf3 Nc6 *") {
+		t.Errorf("the game after the disk had room:\n%s", out)
+	}
+	if data, err := os.ReadFile(filepath.Join(dir, console.TokenFile)); err != nil || len(bytes.TrimSpace(data)) != 32 {
+		t.Errorf("the arbiter token file: %q, %v", data, err)
 	}
 	t.Logf("boardd said:\n%s", p.stderr.String())
 }

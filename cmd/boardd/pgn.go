@@ -75,7 +75,8 @@ func currentGame(env *environment, dir string) (*game.Game, error) {
 		return nil, fmt.Errorf("no game in progress in %s", dir)
 	}
 	warnings := g.Warnings
-	if g.Torn() && journal.InUse(dir) {
+	inUse := journal.InUse(dir)
+	if g.Torn() && inUse {
 		// The torn tail is the line the running daemon is writing: no
 		// news. With no daemon it is what a power cut left, and boardd
 		// run will say so too.
@@ -87,6 +88,11 @@ func currentGame(env *environment, dir string) (*game.Game, error) {
 	rp, err := journal.Replay(g, game.Options{})
 	if err != nil {
 		return nil, err
+	}
+	if !inUse {
+		// No daemon: a man set down whose move report was torn off is
+		// the move boardd run will make once its settle time passes.
+		rp.SettleHands(g)
 	}
 	return rp.Game, nil
 }

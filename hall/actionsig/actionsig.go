@@ -23,6 +23,10 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
 
 	"github.com/boardd/boardd/hall/wire"
 )
@@ -39,13 +43,18 @@ const (
 	VerifyKeyFile = "hall-verify-key.pem"
 )
 
-// Signer signs the hall's actions.
+// Signer signs the hall's actions, numbering them.
 type Signer struct {
 	key ed25519.PrivateKey
+	now func() time.Time
+
+	mu      sync.Mutex
+	last    uint64 // the last action number given
+	seqPath string // where the last number is kept ("": nowhere)
 }
 
 // NewSigner returns a signer with key.
-func NewSigner(key ed25519.PrivateKey) *Signer { return &Signer{key: key} }
+func NewSigner(key ed25519.PrivateKey) *Signer { return &Signer{key: key, now: time.Now} }
 
 // Generate returns a signer with a new key from crypto/rand.
 func Generate() (*Signer, error) {
@@ -53,7 +62,7 @@ func Generate() (*Signer, error) {
 	if err != nil {
 		return nil, fmt.Errorf("actionsig: %w", err)
 	}
-	return &Signer{key: key}, nil
+	return NewSigner(key), nil
 }
 
 // Public returns the key that verifies the signer's signatures.
@@ -62,10 +71,55 @@ func (s *Signer) Public() ed25519.PublicKey { return s.key.Public().(ed25519.Pub
 // Verifier returns the verifier of the signer's signatures.
 func (s *Signer) Verifier() *Verifier { return &Verifier{pub: s.Public()} }
 
-// Sign sets a's Board to board and signs the action for it.
-func (s *Signer) Sign(a *wire.Action, board string) {
-	a.Board = board
+// Sign sets a's Board to board and its Seq to the signer's next action
+// number, and signs the action for it. The numbers grow across the hall's
+// restarts: each is the wall clock in microseconds, or one more than the
+// last when that is further on (a clock set back), and a signer made by
+// LoadOrCreate keeps the last in SeqFile. The error is keeping it: the
+// action is signed all the same (the clock still numbers the next).
+func (s *Signer) Sign(a *wire.Action, board string) error {
+	s.mu.Lock()
+	seq := max(s.last+1, uint64(max(s.now().UnixMicro(), 0)))
+	s.last = seq
+	path := s.seqPath
+	var err error
+	if path != "" {
+		err = writeSeq(path, seq)
+	}
+	s.mu.Unlock()
+	a.Board, a.Seq = board, seq
 	a.Sig = ed25519.Sign(s.key, signed(a))
+	return err
+}
+
+// SeqFile, beside the hall's key, holds the last action number it signed.
+const SeqFile = "hall-action-seq"
+
+// writeSeq keeps seq in path (written whole, then renamed into place).
+func writeSeq(path string, seq uint64) error {
+	if err := os.WriteFile(path+".tmp", []byte(strconv.FormatUint(seq, 10)+"\n"), 0o600); err != nil {
+		return fmt.Errorf("actionsig: keeping the action number: %w", err)
+	}
+	if err := os.Rename(path+".tmp", path); err != nil {
+		return fmt.Errorf("actionsig: keeping the action number: %w", err)
+	}
+	return nil
+}
+
+// ReadSeq reads an action number kept in path: 0 when there is no file.
+func ReadSeq(path string) (uint64, error) {
+	data, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return 0, nil
+	}
+	if err != nil {
+		return 0, fmt.Errorf("actionsig: %w", err)
+	}
+	n, err := strconv.ParseUint(strings.TrimSpace(string(data)), 10, 64)
+	if err != nil {
+		return 0, fmt.Errorf("actionsig: %s: want an action number: %w", path, err)
+	}
+	return n, nil
 }
 
 // Verifier checks the hall's signatures.
@@ -113,13 +167,14 @@ func (v *Verifier) Verify(a *wire.Action, board string) error {
 	return nil
 }
 
-// domain keeps a signature on an action from meaning anything else.
-const domain = "boardd hall action v1\x00"
+// domain keeps a signature on an action from meaning anything else. v2
+// signs the action number too.
+const domain = "boardd hall action v2\x00"
 
 // signed returns the bytes signed for a: the domain, then each signed field
 // with its length before it.
 func signed(a *wire.Action) []byte {
-	fields := []string{a.Board, a.ID, a.Action, a.Option, a.Value}
+	fields := []string{a.Board, a.ID, a.Action, a.Option, a.Value, strconv.FormatUint(a.Seq, 10)}
 	n := len(domain)
 	for _, f := range fields {
 		n += binary.MaxVarintLen64 + len(f)
@@ -151,7 +206,7 @@ func LoadOrCreate(dir string) (s *Signer, created bool, err error) {
 				return nil, false, fmt.Errorf("actionsig: %s is readable by others and cannot be narrowed: %w", path, err)
 			}
 		}
-		s = &Signer{key: key}
+		s = NewSigner(key)
 	case errors.Is(err, fs.ErrNotExist):
 		if s, err = Generate(); err != nil {
 			return nil, false, err
@@ -168,6 +223,10 @@ func LoadOrCreate(dir string) (s *Signer, created bool, err error) {
 		return nil, false, fmt.Errorf("actionsig: %w", err)
 	}
 	if err := WriteVerifyKey(filepath.Join(dir, VerifyKeyFile), s.Public()); err != nil {
+		return nil, false, err
+	}
+	s.seqPath = filepath.Join(dir, SeqFile)
+	if s.last, err = ReadSeq(s.seqPath); err != nil {
 		return nil, false, err
 	}
 	return s, created, nil

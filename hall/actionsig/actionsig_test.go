@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/boardd/boardd/hall/wire"
 )
@@ -47,6 +48,7 @@ func TestVerify(t *testing.T) {
 			return a
 		}(), "b1", ErrBadSignature, ""},
 		{"the id changed", func() wire.Action { a := signed(hall, "b1", result); a.ID = "a2"; return a }(), "b1", ErrBadSignature, ""},
+		{"the number raised (a replay passed off as new)", func() wire.Action { a := signed(hall, "b1", result); a.Seq += 1e9; return a }(), "b1", ErrBadSignature, ""},
 		// Fields run together differently sign differently.
 		{"a field's end moved", func() wire.Action {
 			a := signed(hall, "b1", wire.Action{ID: "a1", Action: wire.ActionChoose, Option: "stand"})
@@ -154,5 +156,59 @@ func BenchmarkSign(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		s.Sign(&a, "board-01")
+	}
+}
+
+// Action numbers grow with every action signed, across the hall's restarts
+// (the last kept beside its key) and whatever its clock does.
+func TestActionNumbersGrow(t *testing.T) {
+	dir := t.TempDir()
+	at := time.Date(2026, 11, 27, 20, 0, 0, 0, time.UTC)
+	clock := func() time.Time { return at }
+	s, _, err := LoadOrCreate(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.now = clock
+	var last uint64
+	steps := []struct {
+		name    string
+		move    time.Duration // the clock moved before signing
+		restart bool          // the hall restarted before signing
+	}{
+		{"the first", 0, false},
+		{"the same microsecond", 0, false},
+		{"a second later", time.Second, false},
+		{"after a restart", 0, true},
+		{"the clock set back an hour", -time.Hour, false},
+		{"after a restart with the clock set back a day", -24 * time.Hour, true},
+		{"the clock on again", 48 * time.Hour, false},
+	}
+	for _, st := range steps {
+		at = at.Add(st.move)
+		if st.restart {
+			if s, _, err = LoadOrCreate(dir); err != nil {
+				t.Fatal(err)
+			}
+			s.now = clock
+		}
+		a := wire.Action{ID: "x", Action: wire.ActionAnnul}
+		if err := s.Sign(&a, "b1"); err != nil {
+			t.Fatalf("%s: %v", st.name, err)
+		}
+		if a.Seq <= last {
+			t.Errorf("%s: action number %d, not past %d", st.name, a.Seq, last)
+		}
+		if err := s.Verifier().Verify(&a, "b1"); err != nil {
+			t.Errorf("%s: %v", st.name, err)
+		}
+		last = a.Seq
+	}
+	if kept, err := ReadSeq(filepath.Join(dir, SeqFile)); err != nil || kept != last {
+		t.Errorf("kept %d (%v), want %d", kept, err, last)
+	}
+	os.WriteFile(filepath.Join(dir, SeqFile), []byte("twelve\n"), 0o600)
+	if _, _, err := LoadOrCreate(dir); err == nil || !strings.Contains(err.Error(), SeqFile) {
+		t.Errorf("an unreadable number file: %v, want an error naming it", err)
 	}
 }

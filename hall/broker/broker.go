@@ -162,6 +162,9 @@ func Load(o Options) (*Config, error) {
 	if p, _, err := find(ParamPassword, PasswordFile); err != nil {
 		return nil, err
 	} else if p != "" {
+		if err := private(p, "password file"); err != nil {
+			return nil, err
+		}
 		data, err := os.ReadFile(p)
 		if err != nil {
 			return nil, fmt.Errorf("broker: password file: %w", err)
@@ -217,6 +220,9 @@ func Load(o Options) (*Config, error) {
 	}
 	switch {
 	case certPath != "" && keyPath != "":
+		if err := private(keyPath, "client key"); err != nil {
+			return nil, err
+		}
 		pair, err := tls.LoadX509KeyPair(certPath, keyPath)
 		if err != nil {
 			return nil, fmt.Errorf("broker: client certificate %s with key %s: %w", certPath, keyPath, err)
@@ -230,6 +236,22 @@ func Load(o Options) (*Config, error) {
 	}
 	c.TLS = tc
 	return c, nil
+}
+
+// private checks that the secret at path (what names what it is) is
+// readable by its owner alone, wherever it was found ($CREDENTIALS_DIRECTORY,
+// the state directory, or named in the URL): a secret the group or others
+// may read is refused, naming the file, its mode and the chmod that mends
+// it.
+func private(path, what string) error {
+	info, err := os.Stat(path)
+	if err != nil {
+		return fmt.Errorf("broker: %s %s: %w", what, path, unwrapPath(err))
+	}
+	if perm := info.Mode().Perm(); perm&0o077 != 0 {
+		return fmt.Errorf("broker: %s %s has mode %04o: others may read it; make it readable by boardd alone (chmod 600 %s)", what, path, perm, path)
+	}
+	return nil
 }
 
 func contains(xs []string, x string) bool {

@@ -28,6 +28,15 @@ func TestLoad(t *testing.T) {
 	write(filepath.Join(second, PasswordFile), "from-second\n")
 	other := write(filepath.Join(dir, "other-password"), "from-param\n")
 	empty := write(filepath.Join(dir, "empty"), "\n")
+	// Secrets others may read, where boardd looks by itself and named.
+	open := filepath.Join(dir, "open")
+	if err := os.MkdirAll(open, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	write(filepath.Join(open, PasswordFile), "from-open\n")
+	os.Chmod(filepath.Join(open, PasswordFile), 0o644)
+	groupPassword := write(filepath.Join(dir, "group-password"), "from-group\n")
+	os.Chmod(groupPassword, 0o640)
 	notPEM := write(filepath.Join(dir, "ca.txt"), "not a certificate\n")
 	ca, err := mosquittotest.NewCA(dir, "t")
 	if err != nil {
@@ -37,6 +46,9 @@ func TestLoad(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	openKey := write(filepath.Join(dir, "open-key.pem"), string(must(os.ReadFile(pair.KeyFile))))
+	os.Chmod(openKey, 0o644)
+	caAsKey := write(filepath.Join(dir, "ca-as-key.pem"), string(must(os.ReadFile(ca.File))))
 
 	for _, c := range []struct {
 		name, url, user string
@@ -67,7 +79,10 @@ func TestLoad(t *testing.T) {
 		{name: "a CA file without a certificate", url: "mqtts://h:1?ca=" + notPEM, err: "no PEM certificate"},
 		{name: "a certificate without its key", url: "mqtts://h:1?cert=" + pair.CertFile, err: "but no key"},
 		{name: "a key without its certificate", url: "mqtts://h:1?key=" + pair.KeyFile, err: "but no client certificate"},
-		{name: "a key that is not the certificate's", url: "mqtts://h:1?cert=" + pair.CertFile + "&key=" + ca.File, err: "with key"},
+		{name: "password file readable by others in a directory", url: "mqtt://h:1", user: "b1", dirs: []string{open, second}, err: "has mode 0644: others may read it; make it readable by boardd alone (chmod 600 " + filepath.Join(open, PasswordFile) + ")"},
+		{name: "password file readable by the group, named", url: "mqtt://h:1?password-file=" + groupPassword, user: "b1", err: "has mode 0640"},
+		{name: "a key readable by others", url: "mqtts://h:1?cert=" + pair.CertFile + "&key=" + openKey, err: "client key " + openKey + " has mode 0644"},
+		{name: "a key that is not the certificate's", url: "mqtts://h:1?cert=" + pair.CertFile + "&key=" + caAsKey, err: "with key"},
 	} {
 		cfg, err := Load(Options{URL: c.url, Username: c.user, Dirs: c.dirs, Extra: c.extra})
 		if c.err != "" {
@@ -103,4 +118,11 @@ func TestBackoff(t *testing.T) {
 			t.Errorf("attempt %d: %v, want %v", attempt, got, w)
 		}
 	}
+}
+
+func must(data []byte, err error) []byte {
+	if err != nil {
+		panic(err)
+	}
+	return data
 }

@@ -26,6 +26,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -49,6 +50,11 @@ import (
 // AckFile, in the state directory, holds the hall's last acknowledgement:
 // the sequence number up to which the hall holds the board's events.
 const AckFile = "hall-acked"
+
+// ActionSeqFile, in the state directory, holds the number of the last
+// action from the hall the board took (wire.Action.Seq): an action with that
+// number or a lower one is a replay and is refused, after a restart too.
+const ActionSeqFile = "hall-action-taken"
 
 // FaultNoKey is the health fault of a board without the hall's verify key:
 // it refuses every action.
@@ -154,6 +160,7 @@ type Uplink struct {
 	healthDue  bool
 	faults     []string
 	recent     []string // ids of the last actions carried out
+	actionSeq  uint64   // the number of the last action taken (ActionSeqFile)
 	gameSeq    struct{ game, seq uint64 }
 	stats      Stats
 }
@@ -195,6 +202,15 @@ func Start(ctx context.Context, o Options) (*Uplink, error) {
 		acked = 0
 	}
 	u.acked, u.ackSaved, u.next, u.prev = acked, acked, acked+1, acked
+	if o.StateDir != "" {
+		path := filepath.Join(o.StateDir, ActionSeqFile)
+		if u.actionSeq, err = actionsig.ReadSeq(path); err != nil {
+			// Unreadable: take no action until the file is mended, rather
+			// than carry out a replayed one.
+			u.actionSeq = math.MaxUint64
+			u.log.Error("hall: the file of the last action taken is unreadable: every action from the hall is refused until it is mended or deleted", "file", path, "err", err)
+		}
+	}
 	u.stats.Acked = acked
 	u.stateDirty, u.healthDue = true, true
 	if o.Verifier == nil {
@@ -730,6 +746,16 @@ func (u *Uplink) act(a wire.Action) {
 		reply.Error = "this board has not the hall's verify key (" + actionsig.VerifyKeyFile + "): it takes no action from the hall"
 	} else if err := u.o.Verifier.Verify(&a, u.o.Board); err != nil {
 		reply.Error = "action ignored: " + err.Error()
+	} else if taken := u.takenSeq(); a.Seq <= taken {
+		// Signed by the hall, but taken already, or older than one taken:
+		// a replay (a client without the ACL), after a restart too.
+		if a.Seq == 0 {
+			reply.Error = "action ignored: it has no action number (a hall older than this board), so a replay could not be told from it"
+		} else {
+			reply.Error = fmt.Sprintf("action ignored: a replay: its number %d is not past %d, the last action this board took", a.Seq, taken)
+		}
+	} else if err := u.takeSeq(a.Seq); err != nil {
+		u.log.Warn("hall: the number of the action taken is not saved: after a restart the action could be replayed", "id", a.ID, "err", err)
 	}
 	if reply.Error != "" {
 		u.log.Warn("hall: action ignored", "id", a.ID, "action", a.Action, "why", reply.Error)
@@ -780,6 +806,43 @@ func (u *Uplink) reply(r wire.Reply) {
 	if err := u.publish(wire.Topic(u.o.Board, wire.KindReply), payload, false); err != nil && u.ctx.Err() == nil {
 		u.log.Warn("hall: replying to an action", "id", r.ID, "err", err)
 	}
+}
+
+// takenSeq returns the number of the last action taken.
+func (u *Uplink) takenSeq() uint64 {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	return u.actionSeq
+}
+
+// takeSeq records seq as the last action taken, in memory and (synced)
+// in ActionSeqFile, before the action is carried out.
+func (u *Uplink) takeSeq(seq uint64) error {
+	u.mu.Lock()
+	u.actionSeq = seq
+	u.mu.Unlock()
+	if u.o.StateDir == "" {
+		return nil
+	}
+	path := filepath.Join(u.o.StateDir, ActionSeqFile)
+	f, err := os.OpenFile(path+".tmp", os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o640)
+	if err != nil {
+		return fmt.Errorf("hall: %w", err)
+	}
+	_, err = f.WriteString(strconv.FormatUint(seq, 10) + "\n")
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(path+".tmp", path)
+	}
+	if err != nil {
+		return fmt.Errorf("hall: %s: %w", path, err)
+	}
+	return nil
 }
 
 // readAck reads the hall's last acknowledgement from dir (0 when none).

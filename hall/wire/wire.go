@@ -211,7 +211,12 @@ type Action struct {
 	Action string `json:"action"`
 	Option string `json:"option,omitempty"` // choose: the option id
 	Value  string `json:"value,omitempty"`  // new-game: a FEN; laws: the id; result: 1-0, 0-1 or 1/2-1/2
-	Sig    []byte `json:"sig,omitempty"`    // the hall's Ed25519 signature (base64 in JSON)
+	// Seq is the hall's action number (signed): it grows with every action
+	// the hall signs, across the hall's restarts, so that a board refuses
+	// an action it has seen, or an older one, replayed (after the board's
+	// own restart included).
+	Seq uint64 `json:"seq,omitempty"`
+	Sig []byte `json:"sig,omitempty"` // the hall's Ed25519 signature (base64 in JSON)
 }
 
 // Reply answers an action (topic reply). Refused says the board would not

@@ -80,6 +80,90 @@ func (p *Player) Move(ucis ...string) error {
 	return nil
 }
 
+// Slide plays one move in UCI, a plain move or a capture, as a hand that
+// slides the man: it is set down in passing on each square of via (and
+// lifted again) before it reaches its square. A capture's victim is lifted
+// first. Promotions and castling are played by Move and Promote.
+func (p *Player) Slide(uci string, via ...string) error {
+	m, err := p.legal(uci)
+	if err != nil {
+		return err
+	}
+	if p.Pos.IsCastling(m) || p.Pos.IsEnPassant(m) || p.Pos.IsPromotion(m) {
+		return fmt.Errorf("journaltest: %s: slides are plain moves and captures", uci)
+	}
+	path := make([]board.Square, 0, len(via))
+	for _, v := range via {
+		sq, err := board.ParseSquare(v)
+		if err != nil {
+			return fmt.Errorf("journaltest: slide %s via %q: %w", uci, v, err)
+		}
+		if p.Pos.Occupancy().Has(sq) {
+			return fmt.Errorf("journaltest: slide %s via %s: the square is occupied", uci, v)
+		}
+		path = append(path, sq)
+	}
+	if p.Pos.Occupancy().Has(m.To) {
+		p.event(trace.Lift, m.To)
+	}
+	p.event(trace.Lift, m.From)
+	for _, sq := range path {
+		p.event(trace.Place, sq)
+		p.event(trace.Lift, sq)
+	}
+	p.event(trace.Place, m.To)
+	p.T += p.Timing.Pause - p.Timing.Step
+	p.Pos = p.Pos.Apply(m)
+	return nil
+}
+
+// Promote plays a promotion in UCI with its piece (e7e8n): the piece is
+// named first (a promote line), then the victim, if any, is lifted, and the
+// pawn is lifted and set down on the last rank.
+func (p *Player) Promote(uci string) error {
+	m, err := p.legal(uci)
+	if err != nil {
+		return err
+	}
+	if !p.Pos.IsPromotion(m) || len(uci) != 5 {
+		return fmt.Errorf("journaltest: %s is no promotion with its piece", uci)
+	}
+	side := "white"
+	if m.To.Rank() == 0 {
+		side = "black"
+	}
+	piece, err := board.ParsePromotion(uci[4:])
+	if err != nil {
+		return fmt.Errorf("journaltest: %s: %w", uci, err)
+	}
+	p.Lines = append(p.Lines, trace.Line{T: p.T, Kind: trace.Promote, Piece: piece, Side: side})
+	p.T += p.Timing.Step
+	if p.Pos.Occupancy().Has(m.To) {
+		p.event(trace.Lift, m.To)
+	}
+	p.event(trace.Lift, m.From)
+	p.event(trace.Place, m.To)
+	p.T += p.Timing.Pause - p.Timing.Step
+	p.Pos = p.Pos.Apply(m)
+	return nil
+}
+
+// legal parses a move in UCI and checks it is legal in the position.
+func (p *Player) legal(uci string) (board.Move, error) {
+	m, err := board.ParseUCI(uci)
+	if err != nil {
+		return board.Move{}, fmt.Errorf("journaltest: %w", err)
+	}
+	a, err := board.Analyse(p.Pos)
+	if err != nil {
+		return board.Move{}, fmt.Errorf("journaltest: %w", err)
+	}
+	if !a.IsLegal(m) {
+		return board.Move{}, fmt.Errorf("journaltest: %s is not legal in %s", uci, p.Pos.FEN())
+	}
+	return m, nil
+}
+
 // Touch lifts the man on sq and puts it back (a touch).
 func (p *Player) Touch(sq string) error {
 	s, err := board.ParseSquare(sq)
@@ -110,4 +194,44 @@ func (p *Player) Reset() {
 		p.event(trace.Place, sq)
 	}
 	p.T += p.Timing.Pause - p.Timing.Step
+}
+
+// RichGame is the hand events of a short game with everything a hand does
+// on the board: men slid through squares on the way (set down in passing
+// and lifted again, a rook over three squares), captures, castling on both
+// sides and a promotion with capture (the piece named first). It returns
+// the lines and the game's plies.
+func RichGame() ([]trace.Line, int, error) {
+	p := NewPlayer(0, Timing{Step: 100 * time.Millisecond, Pause: 1200 * time.Millisecond})
+	steps := []struct {
+		uci string
+		via []string
+	}{
+		{"e2e4", []string{"e3"}}, {"d7d5", []string{"d6"}},
+		{"e4d5", nil}, {"c7c6", nil},
+		{"d5c6", nil}, {"g8f6", nil},
+		{"g1f3", nil}, {"e7e6", nil},
+		{"f1e2", nil}, {"f8e7", nil},
+		{"e1g1", nil}, {"e8g8", nil},
+		{"c6b7", nil}, {"b8c6", nil},
+		{"b7a8q", nil}, {"d8b6", []string{"c7"}},
+		{"d2d4", []string{"d3"}}, {"c8d7", nil},
+		{"a8a7", nil}, {"f8b8", []string{"e8", "d8", "c8"}},
+		{"b2b3", nil},
+	}
+	for _, s := range steps {
+		var err error
+		switch {
+		case len(s.uci) == 5:
+			err = p.Promote(s.uci)
+		case s.via != nil:
+			err = p.Slide(s.uci, s.via...)
+		default:
+			err = p.Move(s.uci)
+		}
+		if err != nil {
+			return nil, 0, err
+		}
+	}
+	return p.Lines, len(steps), nil
 }
