@@ -55,6 +55,10 @@ type Options struct {
 	Input      string // trace lines to play into the board: a file, a FIFO, or -
 	ArchiveCap string // disk space for finished games, e.g. 64MiB
 	Emulate    string // a board to answer apps as, and its port: chesslink:PATH
+	// Voice is the language boardd speaks in (off, en, de) and
+	// VoiceConvention how it says a move (plain, appendix-d): the [voice]
+	// section's language and convention.
+	Voice, VoiceConvention string
 
 	// A chess engine playing one side (the [engine] section): its path,
 	// side (white, black, random), Elo or Skill Level, limit a move,
@@ -106,6 +110,7 @@ type daemon struct {
 	engine   *engine                      // the computer opponent, nil for none (engine.go)
 	online   *onlinePlay                  // play on lichess, nil for none (online.go)
 	apps     *emulation                   // the board apps drive, nil for none (emulate.go)
+	voice    *speech                      // the voice, nil when silent (voice.go)
 
 	// lichessOptions, when set (by tests), adjusts the lichess client's
 	// options before it is made: its clock and wait, its backoff.
@@ -170,6 +175,9 @@ func (d *daemon) start() error {
 	}
 	d.runner = game.NewRunner(d.game, d.clock)
 	d.attachJournal()
+	if err := d.startVoice(); err != nil {
+		return err
+	}
 	if err := d.startEngine(); err != nil {
 		return err
 	}
