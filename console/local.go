@@ -2,6 +2,7 @@ package console
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -15,6 +16,7 @@ import (
 	"github.com/boardd/boardd/placement"
 	"github.com/boardd/boardd/report"
 	"github.com/boardd/boardd/trace"
+	"github.com/boardd/boardd/voice"
 )
 
 // LocalOptions configure a Local board.
@@ -41,6 +43,9 @@ type LocalOptions struct {
 	// such as an app's through the ChessLink emulation; the page shows the
 	// LEDs so, within a poll of a change. It is called from any goroutine.
 	Layer func() led.Frame
+	// Voice is how the board's lines are worded for the page's speech
+	// (the say events); the zero value is plain English.
+	Voice voice.Words
 }
 
 // Local is a Board driven by a game.Runner in this process. Every query
@@ -105,6 +110,9 @@ func NewLocal(r *game.Runner, opts LocalOptions) (*Local, error) {
 	l := &Local{r: r, opts: opts, ctx: ctx, stop: stop, done: make(chan struct{}), watchers: map[int]func(Change){}}
 	r.OnReport(l.onReport)
 	r.OnInput(l.onInput)
+	ann := voice.NewAnnouncer(opts.Voice, l.said)
+	r.OnReport(ann.Report)
+	r.OnChange(ann.Snapshot)
 	if opts.Opponent != nil {
 		l.unwatch = opts.Opponent.Watch(func() { l.notify(Change{}) })
 	}
@@ -194,6 +202,23 @@ func (l *Local) onReport(rep report.Report) {
 	}
 	l.mu.Unlock()
 	l.notify(Change{Report: js})
+}
+
+// said hands a line of the board's voice to the watchers (the page speaks
+// it); it runs on the runner's goroutine.
+func (l *Local) said(line string) {
+	lang := l.opts.Voice.Lang
+	if lang == "" {
+		lang = voice.English
+	}
+	js, err := json.Marshal(struct {
+		Text string `json:"text"`
+		Lang string `json:"lang"`
+	}{line, string(lang)})
+	if err != nil {
+		return // a string and a language always marshal
+	}
+	l.notify(Change{Say: js})
 }
 
 // onInput runs on the runner's goroutine, before the input is applied.

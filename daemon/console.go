@@ -37,6 +37,11 @@ func (d *daemon) startConsole() error {
 	}
 	simulated := d.simulated()
 	lo := console.LocalOptions{ID: id, Simulated: simulated, Tournament: d.opts.Tournament, Layer: d.consoleLayer()}
+	if d.voice != nil {
+		// The page speaks the board's own words; silent boards give it
+		// plain English.
+		lo.Voice = d.voice.words
+	}
 	if d.engine != nil {
 		lo.Opponent = d.engine.console()
 	}

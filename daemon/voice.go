@@ -14,6 +14,7 @@ import (
 type speech struct {
 	announcer *voice.Announcer
 	speaker   *voice.Speaker
+	words     voice.Words
 }
 
 // startVoice starts the voice the configuration asks for ([voice], --voice):
@@ -44,7 +45,7 @@ func (d *daemon) startVoice() error {
 		log.Debug("saying", "line", line)
 		sp.Say(line)
 	}
-	s := &speech{announcer: voice.NewAnnouncer(words, say), speaker: sp}
+	s := &speech{announcer: voice.NewAnnouncer(words, say), speaker: sp, words: words}
 	d.runner.OnReport(s.announcer.Report)
 	d.runner.OnChange(s.announcer.Snapshot)
 	ctx, cancel := context.WithCancel(d.ctx)

@@ -639,6 +639,17 @@
       if (es.readyState === EventSource.CLOSED) setTimeout(connect, 10000);
     });
     es.addEventListener('state', (e) => render(JSON.parse(e.data)));
+    es.addEventListener('say', (e) => say(JSON.parse(e.data)));
+  }
+
+  // say speaks a line of the board's voice through the browser's speech
+  // synthesis, when this page's speech switch is on.
+  function say(line) {
+    const synth = window.speechSynthesis;
+    if (!el('speak').checked || !synth || typeof SpeechSynthesisUtterance === 'undefined') return;
+    const u = new SpeechSynthesisUtterance(line.text);
+    u.lang = line.lang;
+    synth.speak(u);
   }
 
   async function loadWords() {
