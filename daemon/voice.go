@@ -3,9 +3,12 @@ package daemon
 import (
 	"context"
 	"fmt"
+	"strings"
 	"sync"
 
+	"github.com/boardd/boardd/button"
 	"github.com/boardd/boardd/config"
+	"github.com/boardd/boardd/trace"
 	"github.com/boardd/boardd/voice"
 )
 
@@ -15,6 +18,23 @@ type speech struct {
 	announcer *voice.Announcer
 	speaker   *voice.Speaker
 	words     voice.Words
+	say       func(string) // a line to the speaker
+}
+
+// hold answers a button held down (docs/hardware.md): the clock button
+// reads both clocks, the j'adoube button the last move again, both
+// together the position piece by piece.
+func (s *speech) hold(h button.Hold) {
+	switch strings.Join(h.Buttons, " ") {
+	case trace.ButtonClock:
+		if !s.announcer.Clocks() {
+			s.say(s.words.NoClock())
+		}
+	case trace.ButtonJadoube:
+		s.announcer.RepeatLast()
+	case trace.ButtonClock + " " + trace.ButtonJadoube:
+		s.announcer.Position()
+	}
 }
 
 // startVoice starts the voice the configuration asks for ([voice], --voice):
@@ -45,7 +65,7 @@ func (d *daemon) startVoice() error {
 		log.Debug("saying", "line", line)
 		sp.Say(line)
 	}
-	s := &speech{announcer: voice.NewAnnouncer(words, say), speaker: sp, words: words}
+	s := &speech{announcer: voice.NewAnnouncer(words, say), speaker: sp, words: words, say: say}
 	d.runner.OnReport(s.announcer.Report)
 	d.runner.OnChange(s.announcer.Snapshot)
 	ctx, cancel := context.WithCancel(d.ctx)

@@ -9,6 +9,12 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/boardd/boardd/board"
+	"github.com/boardd/boardd/button"
+	"github.com/boardd/boardd/game"
+	"github.com/boardd/boardd/trace"
+	"github.com/boardd/boardd/voice"
 )
 
 // TestVoiceSpeaksTheGame: a board run with [voice] hands each move to the
@@ -86,5 +92,47 @@ func TestVoiceFlagsRefused(t *testing.T) {
 		if !errors.As(err, &ue) || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%+v: %v, want a usage error containing %q", c.o, err, c.want)
 		}
+	}
+}
+
+// TestVoiceButtonHolds: the clock button held reads both clocks (or says
+// none runs), the j'adoube button held repeats the last move, both held
+// read the position.
+func TestVoiceButtonHolds(t *testing.T) {
+	for _, c := range []struct {
+		name    string
+		clock   string
+		buttons []string
+		want    string
+	}{
+		{"clock", "300+2", []string{"clock"}, "White 5 minutes 1 second, Black 5 minutes."},
+		{"no clock", "", []string{"clock"}, "No clock runs."},
+		{"jadoube", "", []string{"jadoube"}, "pawn from e2 to e4"},
+		{"both", "", []string{"clock", "jadoube"}, "White: king e1, queen d1"},
+		{"check held asks nothing", "", []string{"check"}, ""},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			var said []string
+			rec := func(s string) { said = append(said, s) }
+			w := voice.Words{}
+			s := &speech{announcer: voice.NewAnnouncer(w, rec), words: w, say: rec}
+			g, err := game.New(game.Options{Laws: "fide2023", TimeControl: c.clock, ClockAtFirstInput: true}, s.announcer.Report)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, l := range []trace.Line{{T: 0, Kind: trace.Lift, Square: board.NewSquare(4, 1)}, {T: 200 * time.Millisecond, Kind: trace.Place, Square: board.NewSquare(4, 3)}} {
+				if err := g.Input(l); err != nil {
+					t.Fatal(err)
+				}
+			}
+			g.Advance(2 * time.Second)
+			s.announcer.Snapshot(g.Snapshot())
+			said = nil
+			s.hold(button.Hold{Side: "white", Buttons: c.buttons})
+			got := strings.Join(said, " | ")
+			if c.want == "" && got != "" || !strings.HasPrefix(got, c.want) {
+				t.Errorf("said %q, want %q", got, c.want)
+			}
+		})
 	}
 }

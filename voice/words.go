@@ -268,6 +268,14 @@ func (w Words) Clocks(white, black time.Duration) string {
 	return fmt.Sprintf("%s %s, %s %s.", w.side(board.White), w.duration(white), w.side(board.Black), w.duration(black))
 }
 
+// NoClock says that no clock runs to be read.
+func (w Words) NoClock() string {
+	if w.german() {
+		return "Keine Uhr läuft."
+	}
+	return "No clock runs."
+}
+
 // Position returns the words of a position, side by side and piece by
 // piece, the king first: "White: king g1, queen d1, rooks a1 and f1, ...
 // Black: ... White to move."
