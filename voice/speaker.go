@@ -32,6 +32,9 @@ const (
 	// FaultGarbage: the program wrote something where a speaking
 	// synthesiser writes nothing.
 	FaultGarbage
+	// FaultNoSound: the program found no sound device to speak on (ALSA
+	// said so).
+	FaultNoSound
 )
 
 // String names the fault as the error messages do.
@@ -45,6 +48,8 @@ func (f Fault) String() string {
 		return "hung"
 	case FaultGarbage:
 		return "wrote garbage"
+	case FaultNoSound:
+		return "found no sound device (aplay -l lists the cards; docs/voice.md)"
 	}
 	return fmt.Sprintf("fault %d", int(f))
 }
@@ -250,6 +255,12 @@ func (s *Speaker) Run(ctx context.Context) error {
 	}
 }
 
+// noSound reports whether a speech program's output says that ALSA found
+// no device to play on ("ALSA lib ... cannot find card", "Unknown PCM").
+func noSound(out string) bool {
+	return strings.Contains(out, "ALSA lib") && (strings.Contains(out, "cannot find card") || strings.Contains(out, "Unknown PCM") || strings.Contains(out, "snd_pcm_open"))
+}
+
 // speak runs the program on one line.
 func (s *Speaker) speak(ctx context.Context, line string) error {
 	lineCtx, cancel := context.WithCancel(ctx)
@@ -286,6 +297,8 @@ func (s *Speaker) speak(ctx context.Context, line string) error {
 	select {
 	case err := <-done:
 		switch {
+		case noSound(out.String()):
+			return fault(FaultNoSound, err)
 		case err != nil:
 			return fault(FaultCrashed, err)
 		case out.Len() > 0:

@@ -227,6 +227,7 @@ func TestSpeakerFaults(t *testing.T) {
 		{"crashing", script(t, "echo 'segmentation fault' >&2; exit 139"), never, FaultCrashed, "segmentation fault"},
 		{"hanging", script(t, "exec sleep 60"), now, FaultHung, "killed"},
 		{"garbage", script(t, "cat; echo '\\x00\\x01 what?'"), never, FaultGarbage, "what?"},
+		{"no sound device", script(t, "echo \"ALSA lib confmisc.c:855:(parse_card) cannot find card '0'\" >&2; echo 'ALSA lib pcm.c:2666:(snd_pcm_open_noupdate) Unknown PCM default' >&2"), never, FaultNoSound, "no sound device"},
 		{"well", script(t, "cat >/dev/null"), never, 0, ""},
 	} {
 		t.Run(c.name, func(t *testing.T) {
