@@ -161,3 +161,70 @@ func TestPairedBoardsPlayOneGame(t *testing.T) {
 		t.Errorf("the sighted player's board said %q", got)
 	}
 }
+
+// A difference put right (D.2.7): the other board sends a game whose first
+// move is not this board's; the match shows the difference as its fault and
+// nothing is announced; once the other board sends the game put right, its
+// move is shown for the player to carry out, and the fault clears.
+func TestDifferencePutRight(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	ours, theirs := Pipe()
+	g, err := game.New(game.Options{Laws: "fide2023", Timing: game.Timing{Settle: 40 * time.Millisecond, QuickSettle: 15 * time.Millisecond, OpenWait: 150 * time.Millisecond}}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := game.NewRunner(g, timing.NewReal())
+	p := NewPlayer(ours, "board-02", r)
+	m, err := opponent.New(opponent.Options{Runner: r, Player: p, Side: opponent.Black, RetryAfter: 50 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var wg sync.WaitGroup
+	defer wg.Wait()
+	defer cancel()
+	for _, run := range []func(context.Context) error{r.Run, p.Run, m.Run} {
+		wg.Add(1)
+		go func() { defer wg.Done(); _ = run(ctx) }()
+	}
+	hands := &opponenttest.Hands{Door: r, Human: board.White, Choose: func(*board.Analysis) board.Move { mv, _ := board.ParseUCI("e2e4"); return mv }}
+	if _, err := hands.Play(ctx, func(s *game.Snapshot) bool { return s.Moves == 1 }); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case got := <-theirs.Receive():
+		if !sameGame(got, Game{Start: board.StartFEN, Moves: []string{"e2e4"}}) {
+			t.Fatalf("this board sent %+v, want its e2e4", got)
+		}
+	case <-ctx.Done():
+		t.Fatal("this board sent nothing after its move")
+	}
+	if err := theirs.Send(ctx, Game{Start: board.StartFEN, Moves: []string{"d2d4", "d7d5"}}); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, ctx, "the difference shown", func() bool {
+		return strings.Contains(m.State().Fault, "move 1 is e2e4 here, d2d4 there")
+	})
+	if s, _ := r.Snapshot(ctx); s.HasAwaiting {
+		t.Errorf("a move from a differing board is shown: %s", s.Awaiting)
+	}
+	if err := theirs.Send(ctx, Game{Start: board.StartFEN, Moves: []string{"e2e4", "d7d5"}}); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, ctx, "d7d5 to carry out", func() bool {
+		s, err := r.Snapshot(ctx)
+		return err == nil && s.HasAwaiting && s.Awaiting.UCI() == "d7d5" && m.State().Fault == ""
+	})
+}
+
+// waitFor polls cond until it holds, or fails the test when ctx ends.
+func waitFor(t *testing.T, ctx context.Context, what string, cond func() bool) {
+	t.Helper()
+	for !cond() {
+		select {
+		case <-ctx.Done():
+			t.Fatalf("waiting for %s: %v", what, ctx.Err())
+		case <-time.After(5 * time.Millisecond):
+		}
+	}
+}
