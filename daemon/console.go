@@ -48,6 +48,9 @@ func (d *daemon) startConsole() error {
 	if d.online != nil {
 		lo.Opponent = d.online.console()
 	}
+	if d.paired != nil {
+		lo.Opponent = console.MatchSource(d.paired, false)
+	}
 	local, err := console.NewLocal(d.runner, lo)
 	if err != nil {
 		return err

@@ -22,6 +22,7 @@ import (
 	"github.com/boardd/boardd/game"
 	"github.com/boardd/boardd/led"
 	"github.com/boardd/boardd/lichess"
+	"github.com/boardd/boardd/opponent"
 	"github.com/boardd/boardd/serialport"
 	"github.com/boardd/boardd/timing"
 )
@@ -59,6 +60,11 @@ type Options struct {
 	// VoiceConvention how it says a move (plain, appendix-d): the [voice]
 	// section's language and convention.
 	Voice, VoiceConvention string
+	// Pair plays one game on two boards (Appendix D play): "listen:ADDR"
+	// waits for the other board on ADDR, "connect:ADDR" connects to it;
+	// PairSide is the side played at this board (the other board plays
+	// the other).
+	Pair, PairSide string
 
 	// A chess engine playing one side (the [engine] section): its path,
 	// side (white, black, random), Elo or Skill Level, limit a move,
@@ -111,6 +117,7 @@ type daemon struct {
 	online   *onlinePlay                  // play on lichess, nil for none (online.go)
 	apps     *emulation                   // the board apps drive, nil for none (emulate.go)
 	voice    *speech                      // the voice, nil when silent (voice.go)
+	paired   *opponent.Match              // the match against the paired board, nil for none (pair.go)
 
 	// lichessOptions, when set (by tests), adjusts the lichess client's
 	// options before it is made: its clock and wait, its backoff.
@@ -182,6 +189,9 @@ func (d *daemon) start() error {
 		return err
 	}
 	if err := d.startOnline(); err != nil {
+		return err
+	}
+	if err := d.startPair(); err != nil {
 		return err
 	}
 	if err := d.startLEDs(); err != nil {

@@ -1,0 +1,97 @@
+package daemon
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestPairedBoards runs two boards paired over TCP on this machine: the
+// sighted player's (White, listening) and the blind player's (Black,
+// connecting, speaking by Appendix D through a fake espeak-ng). Each
+// board's moves reach the other, are announced there, carried out, and the
+// two journals end alike.
+func TestPairedBoards(t *testing.T) {
+	dir := t.TempDir()
+	said := filepath.Join(dir, "said.txt")
+	program := filepath.Join(dir, "fake-espeak")
+	if err := os.WriteFile(program, []byte(fmt.Sprintf("#!/bin/sh\ncat >>%q\necho >>%q\n", said, said)), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	cfg := writeFile(t, "boardd.toml", fmt.Sprintf("[voice]\nprogram = %q\n", program))
+
+	inA, feedA := io.Pipe()
+	inB, feedB := io.Pipe()
+	t.Cleanup(func() { feedA.Close(); feedB.Close() })
+	stateA, stateB := filepath.Join(dir, "a"), filepath.Join(dir, "b")
+	a := runDaemon(t, Options{StateDir: stateA, Listen: "127.0.0.1:0", BoardID: "sighted", Input: "-", Stdin: inA,
+		Pair: "listen:127.0.0.1:0", PairSide: "white"})
+	m := regexp.MustCompile(`waiting for the other board" part=pair addr=(\S+)`).FindStringSubmatch(a.log.String())
+	if m == nil {
+		t.Fatalf("no address in the log:\n%s", a.log.String())
+	}
+	runDaemon(t, Options{Config: cfg, StateDir: stateB, Listen: "127.0.0.1:0", BoardID: "blind", Input: "-", Stdin: inB,
+		Pair: "connect:" + m[1], PairSide: "black", Voice: "en", VoiceConvention: "appendix-d"})
+
+	waitUntil := func(what string, cond func() bool) {
+		t.Helper()
+		for deadline := time.Now().Add(30 * time.Second); !cond(); time.Sleep(20 * time.Millisecond) {
+			if time.Now().After(deadline) {
+				got, _ := os.ReadFile(said)
+				t.Fatalf("waiting for %s: journals %v and %v; said:\n%s", what, journalMoves(t, stateA), journalMoves(t, stateB), got)
+			}
+		}
+	}
+	saidLine := func(line string) func() bool {
+		return func() bool {
+			got, _ := os.ReadFile(said)
+			return strings.Contains(string(got), line+"\n")
+		}
+	}
+	moves := func(state string, n int) func() bool {
+		return func() bool { return len(journalMoves(t, state)) == n }
+	}
+
+	go feedA.Write(moveLines(t, "e2e4"))
+	waitUntil("e2e4 announced on the blind board", saidLine("White plays Bauer Eva zwei Eva vier. Make the move on the board."))
+	go feedB.Write(moveLines(t, "e2e4", "e7e5")) // White's carried out, then Black's own
+	waitUntil("two moves on the blind board", moves(stateB, 2))
+	waitUntil("e7e5 shown on the sighted board", func() bool {
+		return strings.Contains(a.log.String(), `msg="opponent: move" part=pair move=e5`)
+	})
+	go feedA.Write([]byte("{\"t\":100,\"lift\":\"e7\"}\n{\"t\":160,\"place\":\"e5\"}\n")) // Black's move carried out
+	waitUntil("two moves on the sighted board", moves(stateA, 2))
+	if ma, mb := journalMoves(t, stateA), journalMoves(t, stateB); strings.Join(ma, " ") != "e2e4 e7e5" || strings.Join(mb, " ") != "e2e4 e7e5" {
+		t.Errorf("the journals: %v and %v, want e2e4 e7e5 on both", ma, mb)
+	}
+	waitUntil("Black's own move said", saidLine("Bauer Eva sieben Eva fuenf"))
+}
+
+func TestPairFlagsRefused(t *testing.T) {
+	for _, c := range []struct {
+		o    Options
+		want string
+	}{
+		{Options{PairSide: "white"}, "--pair-side \"white\" without --pair"},
+		{Options{Pair: "connect:x:1", PairSide: "green"}, "--pair-side \"green\""},
+		{Options{Pair: "shout:x", PairSide: "white"}, "want listen:ADDR"},
+		{Options{Pair: "listen:127.0.0.1:0", PairSide: "white", Engine: "/bin/true"}, "no --engine or --lichess"},
+	} {
+		d, _ := testDaemon(t, c.o)
+		if err := d.configure(); err != nil && c.o.Engine == "" {
+			t.Fatal(err)
+		}
+		d.cfg.Engine.Path = c.o.Engine
+		err := d.startPair()
+		var ue UsageError
+		if !errors.As(err, &ue) || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%+v: %v, want a usage error containing %q", c.o, err, c.want)
+		}
+	}
+}
