@@ -43,6 +43,10 @@ type LocalOptions struct {
 	// such as an app's through the ChessLink emulation; the page shows the
 	// LEDs so, within a poll of a change. It is called from any goroutine.
 	Layer func() led.Frame
+	// Faults, if set, names faults beside the game that the game does not
+	// know ("voice": the speech program fails); it is called from any
+	// goroutine, and the page sees a change within a poll.
+	Faults func() []string
 	// Voice is how the board's lines are worded for the page's speech
 	// (the say events); the zero value is plain English.
 	Voice voice.Words
@@ -275,6 +279,7 @@ type fingerprint struct {
 	moves   int
 	pending bool
 	result  bool
+	faults  string // LocalOptions.Faults, joined
 }
 
 func (l *Local) poll() {
@@ -304,6 +309,9 @@ func (l *Local) poll() {
 		})
 		if err != nil {
 			continue
+		}
+		if l.opts.Faults != nil {
+			fp.faults = strings.Join(l.opts.Faults(), ",")
 		}
 		if fp != last {
 			last = fp
@@ -449,6 +457,9 @@ func (l *Local) snapshot(p *game.Game) State {
 		st.Result = &Result{Result: r.Result, Reason: r.Reason, Law: r.Law}
 	}
 	st.Faults = faultsOf(snap)
+	if l.opts.Faults != nil {
+		st.Faults = append(st.Faults, l.opts.Faults()...)
+	}
 	st.Remote = remoteOf(snap)
 	st.Landing = landingOf(snap)
 	if l.opts.Opponent != nil {

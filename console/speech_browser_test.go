@@ -1,6 +1,7 @@
 package console
 
 import (
+	"sync"
 	"testing"
 )
 
@@ -41,4 +42,28 @@ func TestBrowserSpeechSwitch(t *testing.T) {
 	if got := jsString(t, page, `String(window.spoken.length)`); got != "1" {
 		t.Errorf("the switch off again, the page spoke: %s", jsString(t, page, `window.spoken.join(' | ')`))
 	}
+}
+
+// A fault beside the game (the voice's speech program failing) shows on
+// the page within a poll, and goes when it clears.
+func TestBrowserVoiceFaultShown(t *testing.T) {
+	var mu sync.Mutex
+	failing := false
+	r := newRig(t, rigOptions{faults: func() []string {
+		mu.Lock()
+		defer mu.Unlock()
+		if failing {
+			return []string{"voice"}
+		}
+		return nil
+	}})
+	page := tab(t, r.url+"/")
+	mu.Lock()
+	failing = true
+	mu.Unlock()
+	waitJS(t, page, "the voice's fault", `document.getElementById('fault').textContent.includes('cannot be heard')`)
+	mu.Lock()
+	failing = false
+	mu.Unlock()
+	waitJS(t, page, "the fault gone", `document.getElementById('fault').hidden`)
 }

@@ -41,6 +41,13 @@ func (d *daemon) startConsole() error {
 		// The page speaks the board's own words; silent boards give it
 		// plain English.
 		lo.Voice = d.voice.words
+		sp := d.voice.speaker
+		lo.Faults = func() []string {
+			if sp.Fault() != nil {
+				return []string{"voice"}
+			}
+			return nil
+		}
 	}
 	if d.engine != nil {
 		lo.Opponent = d.engine.console()

@@ -331,7 +331,7 @@
 
   // faultText warns of what is wrong beside the game.
   function faultText(st) {
-    const say = { sensor: 'the board\'s sensors are not to be trusted', journal: 'the game is not being saved' };
+    const say = { sensor: 'the board\'s sensors are not to be trusted', journal: 'the game is not being saved', voice: 'the board cannot be heard (its speech program fails; the log says why)' };
     const f = (st.faults || []).map((x) => say[x] || x);
     return f.length ? `Fault: ${and(f)}.` : '';
   }
