@@ -56,18 +56,22 @@ func (a *Announcer) reportLine(r report.Report) string {
 		}
 		return line
 	case report.Irregularity:
-		var before *board.Position
-		if a.known {
-			p := a.pos
-			before = &p
-		}
-		return a.words.Irregularity(r, before)
+		return a.words.Irregularity(r, a.position())
 	case report.Ruling:
-		return a.words.Ruling(r)
+		return a.words.Ruling(r, a.position())
 	case report.Result:
 		return a.words.Result(r)
 	}
 	return ""
+}
+
+// position returns a copy of the position last seen, nil if none.
+func (a *Announcer) position() *board.Position {
+	if !a.known {
+		return nil
+	}
+	p := a.pos
+	return &p
 }
 
 // moveWords returns the words of a move report, played in the position

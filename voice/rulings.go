@@ -74,6 +74,10 @@ func (w Words) option(o report.Option, before *board.Position) string {
 		if o.ID == report.OptTakeBack {
 			return "Take the moves back"
 		}
+		if _, ok := o.ID.TouchedSquare(); ok && piece != "" {
+			// The square as the convention names it, not the id's.
+			return report.OptMoveTouched.WordsOn(piece, square)
+		}
 		return o.ID.WordsOn(piece, square)
 	}
 	id := o.ID
@@ -181,9 +185,15 @@ func (w Words) Irregularity(r report.Report, before *board.Position) string {
 // chooser names who chooses (the subject of a sentence).
 func (w Words) chooser(p report.Party) string { return w.party(p) }
 
-// Ruling returns the words of a ruling: who ruled and what.
-func (w Words) Ruling(r report.Report) string {
-	what := w.option(report.Option{ID: r.Option}, nil)
+// Ruling returns the words of a ruling: who ruled and what. before is the
+// position the ruling is made in (nil if unknown), where the man an
+// elected option binds ("move-touched-b1") is found to be named.
+func (w Words) Ruling(r report.Report, before *board.Position) string {
+	o := report.Option{ID: r.Option}
+	if sq, ok := r.Option.TouchedSquare(); ok {
+		o.Squares = []string{sq}
+	}
+	what := w.option(o, before)
 	switch {
 	case r.By == report.Lapse && w.german():
 		return fmt.Sprintf("Die Wahl ist verfallen: %s.", what)

@@ -177,13 +177,14 @@ func TestRulingAndResultWords(t *testing.T) {
 		{Words{}, report.Report{Type: report.Ruling, Option: report.OptRestore, By: report.Arbiter}, "The arbiter rules: Set up the position before the move again."},
 		{Words{Lang: German}, report.Report{Type: report.Ruling, Option: report.OptKing, By: report.Black}, "Entscheidung von Schwarz: Er muss mit dem König ziehen."},
 		{Words{Lang: German}, report.Report{Type: report.Ruling, Option: report.OptRestore, By: report.Arbiter}, "Der Schiedsrichter entscheidet: Die Stellung vor dem Zug wird wiederhergestellt."},
+		{Words{}, report.Report{Type: report.Ruling, Option: report.MoveTouchedOn("b1"), By: report.Black}, "Ruled by Black: He must move the man on b1."},
 		{Words{}, report.Report{Type: report.Result, Result: report.BlackWins, Reason: "White's flag fell"}, "Black wins: White's flag fell."},
 		{Words{Lang: German}, report.Report{Type: report.Result, Result: report.BlackWins, Reason: "White's flag fell"}, "Schwarz gewinnt: Zeit überschritten."},
 		{Words{Lang: German}, report.Report{Type: report.Result, Result: report.Draw, Reason: "White's flag fell, but Black cannot mate by any series of legal moves"}, "Remis: Zeit überschritten, aber der Gegner kann nicht mattsetzen."},
 		{Words{Lang: German}, report.Report{Type: report.Result, Result: report.WhiteWins, Reason: "something new"}, "Weiß gewinnt."},
 		{Words{}, report.Report{Type: report.Result, Result: report.Draw}, "Draw."},
 	} {
-		if got := c.w.Ruling(c.r); c.r.Type == report.Ruling && got != c.want {
+		if got := c.w.Ruling(c.r, nil); c.r.Type == report.Ruling && got != c.want {
 			t.Errorf("Ruling(%+v): got %q, want %q", c.r, got, c.want)
 		}
 		if got := c.w.Result(c.r); c.r.Type == report.Result && got != c.want {
@@ -208,5 +209,22 @@ func TestParseSettings(t *testing.T) {
 	}
 	if _, err := ParseConvention("german"); err == nil {
 		t.Error("ParseConvention(german) accepted")
+	}
+}
+
+func TestRulingNamesTheManElected(t *testing.T) {
+	start := board.Start()
+	r := report.Report{Type: report.Ruling, Option: report.MoveTouchedOn("b1"), By: report.Black}
+	for _, c := range []struct {
+		w    Words
+		want string
+	}{
+		{Words{}, "Ruled by Black: He must move the knight on b1."},
+		{Words{Convention: AppendixD}, "Ruled by Black: He must move the Springer on Bella eins."},
+		{Words{Lang: German}, "Entscheidung von Schwarz: Er muss den Springer auf b1 ziehen."},
+	} {
+		if got := c.w.Ruling(r, &start); got != c.want {
+			t.Errorf("%+v: got %q, want %q", c.w, got, c.want)
+		}
 	}
 }
