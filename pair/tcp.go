@@ -32,8 +32,8 @@ type TCP struct {
 	addr   net.Addr // the address listened on (Listen)
 }
 
-// wire is a game on the wire.
-type wire struct {
+// onWire is a game as a link carries it.
+type onWire struct {
 	Start string   `json:"start"`
 	Moves []string `json:"moves"`
 }
@@ -127,7 +127,7 @@ func (t *TCP) serve(ctx context.Context, c net.Conn) {
 	sc := bufio.NewScanner(c)
 	sc.Buffer(make([]byte, 4096), maxLine)
 	for sc.Scan() {
-		var w wire
+		var w onWire
 		if err := json.Unmarshal(sc.Bytes(), &w); err != nil {
 			t.log.Warn("pair: the other board sent garbage; dropping the connection", "err", err)
 			break
@@ -157,7 +157,7 @@ func (t *TCP) drop(c net.Conn) {
 
 // write sends g on c, bounded by a write deadline.
 func (t *TCP) write(c net.Conn, g Game) error {
-	b, err := json.Marshal(wire{Start: g.Start, Moves: g.Moves})
+	b, err := json.Marshal(onWire{Start: g.Start, Moves: g.Moves})
 	if err != nil {
 		return fmt.Errorf("pair: encoding the game: %w", err)
 	}
