@@ -60,7 +60,8 @@ type Options struct {
 	// VoiceConvention how it says a move (plain, appendix-d): the [voice]
 	// section's language and convention.
 	Voice, VoiceConvention string
-	// Pair plays one game on two boards (Appendix D play): "listen:ADDR"
+	// Pair plays one game on two boards (Appendix D play): "hall:BOARD"
+	// pairs with that board through the hall's broker, "listen:ADDR"
 	// waits for the other board on ADDR, "connect:ADDR" connects to it;
 	// PairSide is the side played at this board (the other board plays
 	// the other).

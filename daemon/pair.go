@@ -29,13 +29,24 @@ func (d *daemon) startPair() error {
 		return UsageError{fmt.Errorf("--pair-side %q: the side played at this board: white or black", d.o.PairSide)}
 	}
 	mode, addr, ok := strings.Cut(d.o.Pair, ":")
-	if !ok || addr == "" || mode != "listen" && mode != "connect" {
-		return UsageError{fmt.Errorf("--pair %q: want listen:ADDR (wait for the other board, e.g. listen:0.0.0.0:7070) or connect:ADDR (e.g. connect:board-01.lan:7070)", d.o.Pair)}
+	if !ok || addr == "" || mode != "listen" && mode != "connect" && mode != "hall" {
+		return UsageError{fmt.Errorf("--pair %q: want hall:BOARD (the other board's id, through the hall's broker), listen:ADDR (wait for the other board, e.g. listen:0.0.0.0:7070) or connect:ADDR (e.g. connect:board-01.lan:7070)", d.o.Pair)}
+	}
+	if mode == "hall" && d.hall == nil {
+		return UsageError{fmt.Errorf("--pair %q: pairing through the hall's broker needs --hall (and --board-id)", d.o.Pair)}
 	}
 	ctx, cancel := context.WithCancel(d.ctx)
 	var link pair.Link
 	log := d.log.With("part", "pair")
-	if mode == "listen" {
+	switch mode {
+	case "hall":
+		m, err := pair.DialMQTT(ctx, d.hall.broker, d.hall.board, addr, log)
+		if err != nil {
+			cancel()
+			return UsageError{fmt.Errorf("--pair: %w", err)}
+		}
+		link = m
+	case "listen":
 		l, err := pair.Listen(ctx, addr, log)
 		if err != nil {
 			cancel()
@@ -43,7 +54,7 @@ func (d *daemon) startPair() error {
 		}
 		log.Info("waiting for the other board", "addr", l.Addr().String())
 		link = l
-	} else {
+	default:
 		link = pair.Dial(ctx, addr, log)
 	}
 	player := pair.NewPlayer(link, "the paired board ("+addr+")", d.runner)

@@ -80,8 +80,9 @@ func TestPairFlagsRefused(t *testing.T) {
 	}{
 		{Options{PairSide: "white"}, "--pair-side \"white\" without --pair"},
 		{Options{Pair: "connect:x:1", PairSide: "green"}, "--pair-side \"green\""},
-		{Options{Pair: "shout:x", PairSide: "white"}, "want listen:ADDR"},
+		{Options{Pair: "shout:x", PairSide: "white"}, "want hall:BOARD"},
 		{Options{Pair: "listen:127.0.0.1:0", PairSide: "white", Engine: "/bin/true"}, "no --engine or --lichess"},
+		{Options{Pair: "hall:b2", PairSide: "white"}, "needs --hall"},
 	} {
 		d, _ := testDaemon(t, c.o)
 		if err := d.configure(); err != nil && c.o.Engine == "" {

@@ -78,7 +78,7 @@ func runDaemon(ctx context.Context, env *environment, args []string) int {
 	fs.StringVar(&o.Emulate, "emulate", "", "answer chess apps as a Millennium ChessLink board on a serial port: chesslink:PATH, e.g. chesslink:/dev/ttyGS0 (a USB gadget port; docs/chesslink.md; default from the config, else none)")
 	fs.StringVar(&o.Voice, "voice", "", "read moves, rulings and clocks aloud through espeak-ng: en, de or off (default from the config's [voice] language, else off; docs/voice.md)")
 	fs.StringVar(&o.VoiceConvention, "voice-convention", "", "how a move is said: plain (\"knight from g1 to f3\") or appendix-d (FIDE's Appendix D.2.1: \"Springer Gustav eins Felix drei\") (default from the config, else plain)")
-	fs.StringVar(&o.Pair, "pair", "", "play one game on two boards (FIDE's Appendix D play): listen:ADDR waits for the other board (e.g. listen:0.0.0.0:7070), connect:ADDR connects to it (docs/voice.md)")
+	fs.StringVar(&o.Pair, "pair", "", "play one game on two boards (FIDE's Appendix D play): hall:BOARD pairs with that board through the hall's broker (with --hall), listen:ADDR waits for the other board on a direct link (e.g. listen:0.0.0.0:7070), connect:ADDR connects to it (docs/voice.md)")
 	fs.StringVar(&o.PairSide, "pair-side", "", "with --pair, the side played at this board: white or black (the other board plays the other)")
 	if code, ok := h.parse(env, fs, args); !ok {
 		return code
