@@ -10,14 +10,59 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/boardd/boardd/hall/broker"
+	"github.com/boardd/boardd/hall/mosquittotest"
 )
 
-// TestPairedBoards runs two boards paired over TCP on this machine: the
-// sighted player's (White, listening) and the blind player's (Black,
-// connecting, speaking by Appendix D through a fake espeak-ng). Each
-// board's moves reach the other, are announced there, carried out, and the
-// two journals end alike.
+// TestPairedBoards runs two boards paired on this machine, over a direct
+// TCP link and through a real Mosquitto with the shipped access list: the
+// sighted player's (White) and the blind player's (Black, speaking by
+// Appendix D through a fake espeak-ng). Each board's moves reach the
+// other, are announced there, carried out, and the two journals end alike.
 func TestPairedBoards(t *testing.T) {
+	t.Run("direct", func(t *testing.T) {
+		pairedBoards(t, func(a Options) Options {
+			a.Pair = "listen:127.0.0.1:0"
+			return a
+		}, func(a *running, b Options) Options {
+			m := regexp.MustCompile(`waiting for the other board" part=pair addr=(\S+)`).FindStringSubmatch(a.log.String())
+			if m == nil {
+				t.Fatalf("no address in the log:\n%s", a.log.String())
+			}
+			b.Pair = "connect:" + m[1]
+			return b
+		})
+	})
+	t.Run("hall", func(t *testing.T) {
+		if _, err := mosquittotest.Path(); err != nil {
+			t.Skipf("mosquitto is not installed (apt-get install mosquitto): %v", err)
+		}
+		passwords := map[string]string{"b1": "b1-secret-1", "b2": "b2-secret-1"}
+		mq, err := mosquittotest.Start(mosquittotest.Options{Dir: t.TempDir(), Passwords: passwords,
+			ACLFile: filepath.Join("..", "systemd", "mosquitto", "boardd.acl")})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { mq.Stop() })
+		withHall := func(o Options, self, other string) Options {
+			if err := os.MkdirAll(o.StateDir, 0o750); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(filepath.Join(o.StateDir, broker.PasswordFile), []byte(passwords[self]+"\n"), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			o.Hall, o.BoardID, o.Pair = mq.URL(), self, "hall:"+other
+			return o
+		}
+		pairedBoards(t, func(a Options) Options { return withHall(a, "b1", "b2") },
+			func(_ *running, b Options) Options { return withHall(b, "b2", "b1") })
+	})
+}
+
+// pairedBoards plays the opening on two paired boards, the link made by
+// linkA and linkB.
+func pairedBoards(t *testing.T, linkA func(Options) Options, linkB func(*running, Options) Options) {
 	dir := t.TempDir()
 	said := filepath.Join(dir, "said.txt")
 	program := filepath.Join(dir, "fake-espeak")
@@ -30,14 +75,9 @@ func TestPairedBoards(t *testing.T) {
 	inB, feedB := io.Pipe()
 	t.Cleanup(func() { feedA.Close(); feedB.Close() })
 	stateA, stateB := filepath.Join(dir, "a"), filepath.Join(dir, "b")
-	a := runDaemon(t, Options{StateDir: stateA, Listen: "127.0.0.1:0", BoardID: "sighted", Input: "-", Stdin: inA,
-		Pair: "listen:127.0.0.1:0", PairSide: "white"})
-	m := regexp.MustCompile(`waiting for the other board" part=pair addr=(\S+)`).FindStringSubmatch(a.log.String())
-	if m == nil {
-		t.Fatalf("no address in the log:\n%s", a.log.String())
-	}
-	runDaemon(t, Options{Config: cfg, StateDir: stateB, Listen: "127.0.0.1:0", BoardID: "blind", Input: "-", Stdin: inB,
-		Pair: "connect:" + m[1], PairSide: "black", Voice: "en", VoiceConvention: "appendix-d"})
+	a := runDaemon(t, linkA(Options{StateDir: stateA, Listen: "127.0.0.1:0", BoardID: "sighted", Input: "-", Stdin: inA, PairSide: "white"}))
+	runDaemon(t, linkB(a, Options{Config: cfg, StateDir: stateB, Listen: "127.0.0.1:0", BoardID: "blind", Input: "-", Stdin: inB,
+		PairSide: "black", Voice: "en", VoiceConvention: "appendix-d"}))
 
 	waitUntil := func(what string, cond func() bool) {
 		t.Helper()
