@@ -57,7 +57,7 @@ func (d *daemon) startPair() error {
 	default:
 		link = pair.Dial(ctx, addr, log)
 	}
-	player := pair.NewPlayer(link, "the paired board ("+addr+")", d.runner)
+	player := pair.NewPlayer(link, "the paired board ("+addr+")", d.runner, here)
 	side := opponent.White
 	if here == board.White {
 		side = opponent.Black

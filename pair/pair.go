@@ -38,6 +38,10 @@ import (
 type Game struct {
 	Start string   // FEN
 	Moves []string // UCI
+	// Side is the side played at the board that sent the game ("white",
+	// "black"; "" when unsaid): two boards playing the same side disagree
+	// about whose move it is.
+	Side string
 }
 
 // Link carries games between two boards. Send must not block for long;
@@ -64,6 +68,7 @@ func (e *DifferenceError) Error() string {
 type Player struct {
 	link Link
 	name string
+	here board.Color // the side played at this board
 	r    *game.Runner
 	poke chan struct{} // this board's game has a new move to send
 
@@ -73,10 +78,11 @@ type Player struct {
 }
 
 // NewPlayer returns the other board, reached over link, named name (for
-// the PGN and the console: "board-02"), for the game r runs on this board.
-// Run must run for the boards to hear each other.
-func NewPlayer(link Link, name string, r *game.Runner) *Player {
-	p := &Player{link: link, name: name, r: r, poke: make(chan struct{}, 1), fresh: make(chan struct{})}
+// the PGN and the console: "board-02"), for the game r runs on this board,
+// where side here is played. Run must run for the boards to hear each
+// other.
+func NewPlayer(link Link, name string, r *game.Runner, here board.Color) *Player {
+	p := &Player{link: link, name: name, here: here, r: r, poke: make(chan struct{}, 1), fresh: make(chan struct{})}
 	r.OnReport(func(rep report.Report) {
 		if rep.Type == report.Move {
 			select {
@@ -130,6 +136,7 @@ func (p *Player) game(ctx context.Context) (Game, error) {
 	err := p.r.Do(ctx, func(gm *game.Game, _ time.Duration) {
 		start, moves := gm.Line()
 		g = gameOf(start, moves)
+		g.Side = p.here.String()
 	})
 	return g, err
 }
@@ -145,7 +152,7 @@ func gameOf(start board.Position, moves []board.Move) Game {
 
 // sameGame reports whether a and b are one game.
 func sameGame(a, b Game) bool {
-	return a.Start == b.Start && strings.Join(a.Moves, " ") == strings.Join(b.Moves, " ")
+	return a.Start == b.Start && a.Side == b.Side && strings.Join(a.Moves, " ") == strings.Join(b.Moves, " ")
 }
 
 // Move answers with the other board's next move, once it has been made
@@ -154,6 +161,7 @@ func sameGame(a, b Game) bool {
 func (p *Player) Move(ctx context.Context, q opponent.Question) <-chan Answer {
 	out := make(chan opponent.Answer, 1)
 	ours := gameOf(q.Start, q.Moves)
+	ours.Side = p.here.String()
 	go func() {
 		for {
 			p.mu.Lock()
@@ -184,6 +192,9 @@ type Answer = opponent.Answer
 // a difference (done, with the error), or nothing yet (the other board has
 // not moved, or sent an older game).
 func answer(q opponent.Question, ours, theirs Game) (opponent.Answer, bool) {
+	if theirs.Side != "" && theirs.Side == ours.Side {
+		return opponent.Answer{Err: &DifferenceError{ours, theirs, "both boards play " + ours.Side + ": whose move it is is in doubt"}}, true
+	}
 	if theirs.Start != ours.Start {
 		return opponent.Answer{Err: &DifferenceError{ours, theirs, "they began from different positions"}}, true
 	}

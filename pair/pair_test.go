@@ -20,7 +20,7 @@ func TestAnswerReadsTheOtherBoard(t *testing.T) {
 	start := board.Start()
 	e4, _ := board.ParseUCI("e2e4")
 	q := opponent.Question{Start: start, Moves: []board.Move{e4}}
-	ours := Game{Start: board.StartFEN, Moves: []string{"e2e4"}}
+	ours := Game{Start: board.StartFEN, Moves: []string{"e2e4"}, Side: "white"}
 	for _, c := range []struct {
 		name   string
 		theirs Game
@@ -35,6 +35,8 @@ func TestAnswerReadsTheOtherBoard(t *testing.T) {
 		{"two moves ahead", Game{Start: board.StartFEN, Moves: []string{"e2e4", "e7e5", "g1f3"}}, true, "", "whose move it is is in doubt"},
 		{"another start", Game{Start: "4k3/8/8/8/8/8/8/4K3 w - - 0 1"}, true, "", "different positions"},
 		{"an illegal move", Game{Start: board.StartFEN, Moves: []string{"e2e4", "e7e4"}}, true, "", "e7e4 is no legal move"},
+		{"both boards play White", Game{Start: board.StartFEN, Moves: []string{"e2e4", "e7e5"}, Side: "white"}, true, "", "both boards play white"},
+		{"the other plays Black", Game{Start: board.StartFEN, Moves: []string{"e2e4", "e7e5"}, Side: "black"}, true, "e7e5", ""},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			a, done := answer(q, ours, c.theirs)
@@ -80,7 +82,7 @@ func newPairedBoard(t *testing.T, ctx context.Context, human board.Color, link L
 	ann := voice.NewAnnouncer(w, func(s string) { b.mu.Lock(); b.said = append(b.said, s); b.mu.Unlock() })
 	b.r.OnReport(ann.Report)
 	b.r.OnChange(ann.Snapshot)
-	p := NewPlayer(link, "the other board", b.r)
+	p := NewPlayer(link, "the other board", b.r, human)
 	side := opponent.Black
 	if human == board.Black {
 		side = opponent.White
@@ -175,7 +177,7 @@ func TestDifferencePutRight(t *testing.T) {
 		t.Fatal(err)
 	}
 	r := game.NewRunner(g, timing.NewReal())
-	p := NewPlayer(ours, "board-02", r)
+	p := NewPlayer(ours, "board-02", r, board.White)
 	m, err := opponent.New(opponent.Options{Runner: r, Player: p, Side: opponent.Black, RetryAfter: 50 * time.Millisecond})
 	if err != nil {
 		t.Fatal(err)
@@ -193,7 +195,7 @@ func TestDifferencePutRight(t *testing.T) {
 	}
 	select {
 	case got := <-theirs.Receive():
-		if !sameGame(got, Game{Start: board.StartFEN, Moves: []string{"e2e4"}}) {
+		if !sameGame(got, Game{Start: board.StartFEN, Moves: []string{"e2e4"}, Side: "white"}) {
 			t.Fatalf("this board sent %+v, want its e2e4", got)
 		}
 	case <-ctx.Done():

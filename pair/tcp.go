@@ -36,6 +36,7 @@ type TCP struct {
 type onWire struct {
 	Start string   `json:"start"`
 	Moves []string `json:"moves"`
+	Side  string   `json:"side,omitempty"`
 }
 
 func newTCP(log *slog.Logger) *TCP {
@@ -133,7 +134,7 @@ func (t *TCP) serve(ctx context.Context, c net.Conn) {
 			break
 		}
 		select {
-		case t.in <- Game{Start: w.Start, Moves: w.Moves}:
+		case t.in <- Game{Start: w.Start, Moves: w.Moves, Side: w.Side}:
 		case <-ctx.Done():
 			t.drop(c)
 			return
@@ -157,7 +158,7 @@ func (t *TCP) drop(c net.Conn) {
 
 // write sends g on c, bounded by a write deadline.
 func (t *TCP) write(c net.Conn, g Game) error {
-	b, err := json.Marshal(onWire{Start: g.Start, Moves: g.Moves})
+	b, err := json.Marshal(onWire{Start: g.Start, Moves: g.Moves, Side: g.Side})
 	if err != nil {
 		return fmt.Errorf("pair: encoding the game: %w", err)
 	}
