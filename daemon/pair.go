@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"sync"
 
 	"github.com/boardd/boardd/board"
 	"github.com/boardd/boardd/opponent"
@@ -68,6 +69,24 @@ func (d *daemon) startPair() error {
 		return err
 	}
 	d.paired = m
+	if d.voice != nil {
+		// A difference between the boards is said aloud (D.2.7), once
+		// each time it appears. Watchers may be told from several
+		// goroutines.
+		var mu sync.Mutex
+		last := ""
+		stop := m.Watch(func() {
+			f := m.State().Fault
+			mu.Lock()
+			seen := f == last
+			last = f
+			mu.Unlock()
+			if why, ok := pair.Differs(f); ok && !seen {
+				d.voice.say(d.voice.words.BoardsDiffer(why))
+			}
+		})
+		d.onClose(func() error { stop(); return nil })
+	}
 	done := make(chan struct{}, 2)
 	go func() { _ = player.Run(ctx); done <- struct{}{} }()
 	go func() { _ = m.Run(ctx); done <- struct{}{} }()

@@ -136,3 +136,46 @@ func TestPairFlagsRefused(t *testing.T) {
 		}
 	}
 }
+
+// Two boards that both play White disagree about whose move it is: the
+// blind player's board says so aloud, and neither takes the other's move.
+func TestPairedBoardsDifferenceSaid(t *testing.T) {
+	dir := t.TempDir()
+	said := filepath.Join(dir, "said.txt")
+	program := filepath.Join(dir, "fake-espeak")
+	if err := os.WriteFile(program, []byte(fmt.Sprintf("#!/bin/sh\ncat >>%q\necho >>%q\n", said, said)), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	cfg := writeFile(t, "boardd.toml", fmt.Sprintf("[voice]\nprogram = %q\n", program))
+	inA, feedA := io.Pipe()
+	inB, feedB := io.Pipe()
+	t.Cleanup(func() { feedA.Close(); feedB.Close() })
+	stateA, stateB := filepath.Join(dir, "a"), filepath.Join(dir, "b")
+	a := runDaemon(t, Options{StateDir: stateA, Listen: "127.0.0.1:0", BoardID: "a", Input: "-", Stdin: inA, PairSide: "white", Pair: "listen:127.0.0.1:0"})
+	m := regexp.MustCompile(`waiting for the other board" part=pair addr=(\S+)`).FindStringSubmatch(a.log.String())
+	if m == nil {
+		t.Fatalf("no address in the log:\n%s", a.log.String())
+	}
+	runDaemon(t, Options{Config: cfg, StateDir: stateB, Listen: "127.0.0.1:0", BoardID: "b", Input: "-", Stdin: inB,
+		PairSide: "white", Pair: "connect:" + m[1], Voice: "en"})
+	go feedA.Write(moveLines(t, "e2e4"))
+	for deadline := time.Now().Add(10 * time.Second); len(journalMoves(t, stateA)) < 1; time.Sleep(20 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("e2e4 never made on the first board")
+		}
+	}
+	go feedB.Write(moveLines(t, "d2d4"))
+	want := "The boards differ: both boards play white: whose move it is is in doubt. Call the arbiter."
+	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		got, _ := os.ReadFile(said)
+		if strings.Contains(string(got), want) {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the blind board said:\n%s\nwant a line %q", got, want)
+		}
+	}
+	if ma, mb := journalMoves(t, stateA), journalMoves(t, stateB); strings.Join(ma, " ") != "e2e4" || strings.Join(mb, " ") != "d2d4" {
+		t.Errorf("the journals: %v and %v, want e2e4 and d2d4 alone", ma, mb)
+	}
+}

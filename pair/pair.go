@@ -60,8 +60,23 @@ type DifferenceError struct {
 
 // Error says how the boards differ.
 func (e *DifferenceError) Error() string {
-	return fmt.Sprintf("pair: the boards differ (%s): this board has %d moves [%s], the other %d [%s]",
+	return fmt.Sprintf(differPrefix+"%s): this board has %d moves [%s], the other %d [%s]",
 		e.Why, len(e.Ours.Moves), strings.Join(e.Ours.Moves, " "), len(e.Theirs.Moves), strings.Join(e.Theirs.Moves, " "))
+}
+
+// differPrefix begins every DifferenceError's message.
+const differPrefix = "pair: the boards differ ("
+
+// Differs reads a fault as the match shows it (opponent.State.Fault): the
+// boards' difference in words ("move 1 is e2e4 here, d2d4 there"), and
+// whether the fault is one.
+func Differs(fault string) (string, bool) {
+	rest, ok := strings.CutPrefix(fault, differPrefix)
+	if !ok {
+		return "", false
+	}
+	why, _, ok := strings.Cut(rest, "): ")
+	return why, ok
 }
 
 // Player is the other board as an opponent.Player.

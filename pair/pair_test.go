@@ -205,7 +205,8 @@ func TestDifferencePutRight(t *testing.T) {
 		t.Fatal(err)
 	}
 	waitFor(t, ctx, "the difference shown", func() bool {
-		return strings.Contains(m.State().Fault, "move 1 is e2e4 here, d2d4 there")
+		why, ok := Differs(m.State().Fault)
+		return ok && why == "move 1 is e2e4 here, d2d4 there"
 	})
 	if s, _ := r.Snapshot(ctx); s.HasAwaiting {
 		t.Errorf("a move from a differing board is shown: %s", s.Awaiting)

@@ -268,6 +268,16 @@ func (w Words) Clocks(white, black time.Duration) string {
 	return fmt.Sprintf("%s %s, %s %s.", w.side(board.White), w.duration(white), w.side(board.Black), w.duration(black))
 }
 
+// BoardsDiffer says that two paired boards differ (FIDE's Appendix D.2.7),
+// and how in English words (why: "move 1 is e2e4 here, d2d4 there"; said
+// in English only).
+func (w Words) BoardsDiffer(why string) string {
+	if w.german() {
+		return "Die Bretter stimmen nicht überein. Bitte den Schiedsrichter rufen."
+	}
+	return "The boards differ: " + why + ". Call the arbiter."
+}
+
 // NoClock says that no clock runs to be read.
 func (w Words) NoClock() string {
 	if w.german() {

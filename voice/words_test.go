@@ -228,3 +228,12 @@ func TestRulingNamesTheManElected(t *testing.T) {
 		}
 	}
 }
+
+func TestBoardsDifferWords(t *testing.T) {
+	if got, want := (Words{}).BoardsDiffer("move 1 is e2e4 here, d2d4 there"), "The boards differ: move 1 is e2e4 here, d2d4 there. Call the arbiter."; got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+	if got := (Words{Lang: German}).BoardsDiffer("x"); !strings.HasPrefix(got, "Die Bretter stimmen nicht") {
+		t.Errorf("German: %q", got)
+	}
+}
