@@ -6,8 +6,11 @@
 // Buttons are edge-triggered through periph's gpio WaitForEdge (on Linux the
 // GPIO character device, periph's gpioioctl): a watcher sleeps until its
 // line changes, waits for the contacts to stop bouncing, and reports a press
-// when the line settles in the pressed state. Releases are not reported. The
-// package knows buttons, not chess: what a press means is the arbiter's.
+// when the line settles in the pressed state. Releases are not reported as
+// presses; a button held down for Opts.HoldTime or longer is reported as a
+// hold when it is let go (with the buttons of the same side held down with
+// it), beside its press. The package knows buttons, not chess: what a press
+// means is the arbiter's, what a hold asks is the voice's.
 package button
 
 import (
@@ -15,6 +18,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"sort"
 	"strings"
 	"sync"
 	"time"
@@ -59,12 +63,32 @@ type Opts struct {
 	Press func(trace.Line)
 	// Logger receives the set's start and faults; nil discards them.
 	Logger *slog.Logger
+	// HoldTime is how long a button must stay down to be a hold; 0: holds
+	// are not sensed.
+	HoldTime time.Duration
+	// Hold, with HoldTime, is told of each hold when its button is let go,
+	// on a watcher's goroutine. The press went to Press when the button
+	// went down, as for any press.
+	Hold func(Hold)
+}
+
+// Hold is one or more buttons of a side held down together for the hold
+// time at least.
+type Hold struct {
+	Side    string        // trace.SideWhite or trace.SideBlack
+	Buttons []string      // the buttons held, sorted: ["clock"], ["clock", "jadoube"]
+	T       time.Duration // when the first of them was pressed
+	For     time.Duration // how long the button let go first was held
 }
 
 // Set watches a set of buttons.
 type Set struct {
 	o   Opts
 	log *slog.Logger
+
+	mu   sync.Mutex
+	down map[string]time.Duration // the buttons down ("white clock") and since when
+	used map[string]bool          // the buttons down that a hold reported already
 }
 
 // New checks the buttons and configures each line as an input with the pull
@@ -116,7 +140,7 @@ func New(o Opts) (*Set, error) {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	return &Set{o: o, log: log}, nil
+	return &Set{o: o, log: log, down: map[string]time.Duration{}, used: map[string]bool{}}, nil
 }
 
 func validName(n string) bool {
@@ -168,10 +192,47 @@ func (s *Set) watch(ctx context.Context, b Button) {
 		if pressed {
 			s.o.Press(trace.Line{T: at, Kind: trace.Press, Button: b.Name, Side: b.Side})
 		}
+		s.track(b, pressed, at)
 	}
 }
 
 func (s *Set) pressed(l gpio.Level) bool { return l == gpio.Level(s.o.ActiveHigh) }
+
+// track follows the buttons down for holds: when b is let go at t after
+// the hold time, the hold is reported with every button of its side down
+// as long; those are then let go without a report of their own.
+func (s *Set) track(b Button, pressed bool, t time.Duration) {
+	if s.o.HoldTime <= 0 || s.o.Hold == nil {
+		return
+	}
+	key := b.Side + " " + b.Name
+	s.mu.Lock()
+	if pressed {
+		s.down[key] = t
+		s.mu.Unlock()
+		return
+	}
+	since, ok := s.down[key]
+	used := s.used[key]
+	delete(s.down, key)
+	delete(s.used, key)
+	if !ok || used || t-since < s.o.HoldTime {
+		s.mu.Unlock()
+		return
+	}
+	h := Hold{Side: b.Side, Buttons: []string{b.Name}, T: since, For: t - since}
+	for other, from := range s.down {
+		side, name, _ := strings.Cut(other, " ")
+		if side == b.Side && t-from >= s.o.HoldTime {
+			h.Buttons = append(h.Buttons, name)
+			h.T = min(h.T, from)
+			s.used[other] = true
+		}
+	}
+	s.mu.Unlock()
+	sort.Strings(h.Buttons)
+	s.o.Hold(h)
+}
 
 // Halt interrupts every watcher's wait (on lines that support it).
 func (s *Set) Halt() error {

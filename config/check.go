@@ -201,6 +201,22 @@ func checkEngineSide(s string) string {
 	return "white, black or random"
 }
 
+func checkVoiceLanguage(s string) string {
+	switch s {
+	case VoiceOff, "en", "de":
+		return ""
+	}
+	return `"off", "en" (English) or "de" (German)`
+}
+
+func checkVoiceConvention(s string) string {
+	switch s {
+	case VoicePlain, VoiceAppendixD:
+		return ""
+	}
+	return `"plain" ("knight from g1 to f3") or "appendix-d" (FIDE's Appendix D.2.1: "Springer Gustav eins Felix drei")`
+}
+
 func checkEngineClock(s string) string {
 	switch s {
 	case EngineClockCarried, EngineClockShown:
@@ -291,6 +307,8 @@ func (c *Config) Check() error {
 		{"engine.clock", c.Engine.Clock, checkEngineClock},
 		{"lichess.seek", c.Lichess.Seek, checkLichessSeek},
 		{"lichess.color", c.Lichess.Color, checkLichessColor},
+		{"voice.language", c.Voice.Language, checkVoiceLanguage},
+		{"voice.convention", c.Voice.Convention, checkVoiceConvention},
 	} {
 		if want := f.check(f.v); want != "" {
 			fail(f.key, f.v, want)

@@ -64,6 +64,7 @@ type Config struct {
 	ClockDisplay ClockDisplay
 	Engine       Engine
 	Lichess      Lichess
+	Voice        Voice
 
 	// unread holds the keys whose values in the file would not do (each
 	// kept its default), by name without an index ("sensor.matrix.rows"):
@@ -124,6 +125,30 @@ func LichessSeekClock(s string) (initial, increment time.Duration, want string) 
 	}
 	return initial, increment, ""
 }
+
+// Voice configures boardd's voice ([voice], docs/voice.md): the moves,
+// rulings and clocks read aloud by a speech program (espeak-ng).
+type Voice struct {
+	// Language is "off" (silent), "en" or "de": the words and the speech
+	// program's voice.
+	Language string
+	// Convention is how a move is said: "plain" ("knight from g1 to f3")
+	// or "appendix-d" (FIDE's Appendix D.2.1: "Springer Gustav eins Felix
+	// drei").
+	Convention string
+	// Program is the speech program; "" finds espeak-ng in $PATH.
+	Program string
+	// Args are further arguments to it, e.g. ["-a", "150"] (loudness) or
+	// ["-s", "140"] (words a minute).
+	Args []string
+}
+
+// The voice's settings (Voice.Language, Voice.Convention).
+const (
+	VoiceOff       = "off"
+	VoicePlain     = "plain"
+	VoiceAppendixD = "appendix-d"
+)
 
 // Engine configures the chess engine that plays one side ([engine]); an
 // empty Path: none, both sides play at the board.
@@ -357,6 +382,7 @@ func Default() *Config {
 		},
 		Buttons: Buttons{Debounce: 30 * time.Millisecond, Pins: map[string]string{}},
 		Engine:  Engine{Side: "black", Skill: -1, Clock: EngineClockCarried, Evaluate: true, HintTime: 500 * time.Millisecond},
+		Voice:   Voice{Language: VoiceOff, Convention: VoicePlain},
 	}
 }
 

@@ -232,7 +232,7 @@ func restOfBoard(from int) string {
 }
 
 // topKeys are the keys of the file's top level.
-const topKeys = `the keys here are board, board_id, buttons, clock_display, emulate, engine, hall, hands, laws, led, lichess, listen, log_level, sensor, state_dir, time_control, tls_cert, tls_key, tournament`
+const topKeys = `the keys here are board, board_id, buttons, clock_display, emulate, engine, hall, hands, laws, led, lichess, listen, log_level, sensor, state_dir, time_control, tls_cert, tls_key, tournament, voice`
 
 func TestParseInvalid(t *testing.T) {
 	cases := []struct {
@@ -247,7 +247,7 @@ func TestParseInvalid(t *testing.T) {
 wiring = "hc165"
 rat = 100`, []string{`sensor.rat = 100: expected no such key: the keys here are adc, along, debounce, fault_after, first, hc165, matrix, mcp23017, rate, retries, serpentine, squares, wiring`}},
 		{"unknown table", `[leds]
-wiring = "ws2812"`, []string{`leds = {wiring}: expected no such key: the keys here are board, board_id, buttons, clock_display, emulate, engine, hall, hands, laws, led, lichess, listen, log_level, sensor, state_dir, time_control, tls_cert, tls_key, tournament`}},
+wiring = "ws2812"`, []string{`leds = {wiring}: expected no such key: the keys here are board, board_id, buttons, clock_display, emulate, engine, hall, hands, laws, led, lichess, listen, log_level, sensor, state_dir, time_control, tls_cert, tls_key, tournament, voice`}},
 		{"engine side", `[engine]
 side = "both"`, []string{`engine.side = "both": expected white, black or random`}},
 		{"settle too short", `[hands]

@@ -459,6 +459,14 @@ func (d *decoder) top(doc map[string]any, c *Config) {
 		"accept": d.list(&li.Accept, 0, 100, "lichess user names", checkLichessName),
 	}
 
+	vo := &c.Voice
+	voice := map[string]field{
+		"language":   d.str(&vo.Language, checkVoiceLanguage),
+		"convention": d.str(&vo.Convention, checkVoiceConvention),
+		"program":    d.str(&vo.Program, nil),
+		"args":       d.list(&vo.Args, 0, 20, "arguments to the speech program", nil),
+	}
+
 	hands := map[string]field{
 		"settle":       d.duration(&c.Hands.Settle, 100*time.Millisecond, 2*time.Second, "how long a move must stand still before it is made"),
 		"quick_settle": d.duration(&c.Hands.QuickSettle, 0, 2*time.Second, "how soon a move standing still is shown as pending (0s: not before it is made)"),
@@ -484,6 +492,7 @@ func (d *decoder) top(doc map[string]any, c *Config) {
 		"clock_display": d.sub(clockDisplay),
 		"engine":        d.sub(engine),
 		"lichess":       d.sub(lichess),
+		"voice":         d.sub(voice),
 	})
 }
 

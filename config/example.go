@@ -329,6 +329,23 @@ color = %q
 # ["anyone"]; others are left to answer on lichess.
 accept = [%s]
 `, li.Play, li.Seek, li.Rated, li.Color, quoteList(li.Accept))
+	vo := d.Voice
+	w(`
+[voice]
+# boardd's voice (docs/voice.md): each move as made, the opponent's move to
+# carry out, each irregularity and ruling, the result and the clocks, read
+# aloud by espeak-ng on the sound card (ALSA). "off", "en" or "de"; the flag
+# --voice overrides it.
+language = %q
+# How a move is said: "plain" ("knight from g1 to f3, check") or
+# "appendix-d" (FIDE's Appendix D.2.1: "Springer Gustav eins Felix drei").
+convention = %q
+# The speech program; "" finds espeak-ng in $PATH (apt install espeak-ng).
+program = %q
+# Further arguments to it, e.g. ["-a", "150"] (louder) or ["-s", "140"]
+# (slower).
+args = [%s]
+`, vo.Language, vo.Convention, vo.Program, quoteList(vo.Args))
 	return b.String(), nil
 }
 

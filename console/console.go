@@ -52,6 +52,11 @@ type Change struct {
 	// Report is the report that caused the change, as one JSON object
 	// (report.Report.AppendJSON), or nil.
 	Report []byte
+	// Say is a line boardd says (its voice's words for a move, a ruling,
+	// the opponent's move to carry out), as one JSON object {"text": ...,
+	// "lang": "en"}, or nil: the page speaks it through the browser's
+	// speech synthesis when its speech switch is on.
+	Say []byte
 }
 
 // RefusedError is an input the board would not take (a choice not offered,

@@ -49,8 +49,10 @@ func newHub(b Board) *hub {
 
 // changed is the board's watcher: it must not block.
 func (h *hub) changed(c Change) {
-	if c.Report != nil {
-		ev := appendEvent(nil, "report", "", c.Report)
+	for _, ev := range [][]byte{event("report", c.Report), event("say", c.Say)} {
+		if ev == nil {
+			continue
+		}
 		h.mu.Lock()
 		for cl := range h.clients {
 			select {
@@ -135,6 +137,14 @@ func (h *hub) run(ctx context.Context, log *slog.Logger) {
 }
 
 // appendEvent formats one Server-Sent Event; data is one line of JSON.
+// event returns a server-sent event of data, nil for no data.
+func event(name string, data []byte) []byte {
+	if data == nil {
+		return nil
+	}
+	return appendEvent(nil, name, "", data)
+}
+
 func appendEvent(dst []byte, name, id string, data []byte) []byte {
 	dst = append(dst, "event: "...)
 	dst = append(dst, name...)

@@ -40,6 +40,8 @@ type rigOptions struct {
 	opponentFor func(t testing.TB, r *game.Runner) OpponentSource
 	// timing are the game's gesture timings (the defaults if zero).
 	timing game.Timing
+	// faults are the faults beside the game (LocalOptions.Faults).
+	faults func() []string
 }
 
 func newRig(t testing.TB, o rigOptions) *rig {
@@ -61,7 +63,7 @@ func newRig(t testing.TB, o rigOptions) *rig {
 	if o.opponentFor != nil {
 		o.opponent = o.opponentFor(t, runner)
 	}
-	local, err := NewLocal(runner, LocalOptions{ID: "test", Simulated: !o.hardware, Poll: 50 * time.Millisecond, Opponent: o.opponent})
+	local, err := NewLocal(runner, LocalOptions{ID: "test", Simulated: !o.hardware, Poll: 50 * time.Millisecond, Opponent: o.opponent, Faults: o.faults})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -2,6 +2,7 @@ package console
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -15,6 +16,7 @@ import (
 	"github.com/boardd/boardd/placement"
 	"github.com/boardd/boardd/report"
 	"github.com/boardd/boardd/trace"
+	"github.com/boardd/boardd/voice"
 )
 
 // LocalOptions configure a Local board.
@@ -45,6 +47,13 @@ type LocalOptions struct {
 	// about the board beyond its game (an engine's game resumed without
 	// its engine). It is called from any goroutine.
 	Notices func() []string
+	// Faults, if set, names faults beside the game that the game does not
+	// know ("voice": the speech program fails); it is called from any
+	// goroutine, and the page sees a change within a poll.
+	Faults func() []string
+	// Voice is how the board's lines are worded for the page's speech
+	// (the say events); the zero value is plain English.
+	Voice voice.Words
 }
 
 // Local is a Board driven by a game.Runner in this process. Every query
@@ -109,6 +118,9 @@ func NewLocal(r *game.Runner, opts LocalOptions) (*Local, error) {
 	l := &Local{r: r, opts: opts, ctx: ctx, stop: stop, done: make(chan struct{}), watchers: map[int]func(Change){}}
 	r.OnReport(l.onReport)
 	r.OnInput(l.onInput)
+	ann := voice.NewAnnouncer(opts.Voice, l.said)
+	r.OnReport(ann.Report)
+	r.OnChange(ann.Snapshot)
 	if opts.Opponent != nil {
 		l.unwatch = opts.Opponent.Watch(func() { l.notify(Change{}) })
 	}
@@ -200,6 +212,23 @@ func (l *Local) onReport(rep report.Report) {
 	l.notify(Change{Report: js})
 }
 
+// said hands a line of the board's voice to the watchers (the page speaks
+// it); it runs on the runner's goroutine.
+func (l *Local) said(line string) {
+	lang := l.opts.Voice.Lang
+	if lang == "" {
+		lang = voice.English
+	}
+	js, err := json.Marshal(struct {
+		Text string `json:"text"`
+		Lang string `json:"lang"`
+	}{line, string(lang)})
+	if err != nil {
+		return // a string and a language always marshal
+	}
+	l.notify(Change{Say: js})
+}
+
 // onInput runs on the runner's goroutine, before the input is applied.
 func (l *Local) onInput(in trace.Line) {
 	l.mu.Lock()
@@ -254,6 +283,7 @@ type fingerprint struct {
 	moves   int
 	pending bool
 	result  bool
+	faults  string // LocalOptions.Faults, joined
 }
 
 func (l *Local) poll() {
@@ -283,6 +313,9 @@ func (l *Local) poll() {
 		})
 		if err != nil {
 			continue
+		}
+		if l.opts.Faults != nil {
+			fp.faults = strings.Join(l.opts.Faults(), ",")
 		}
 		if fp != last {
 			last = fp
@@ -428,6 +461,9 @@ func (l *Local) snapshot(p *game.Game) State {
 		st.Result = &Result{Result: r.Result, Reason: r.Reason, Law: r.Law}
 	}
 	st.Faults = faultsOf(snap)
+	if l.opts.Faults != nil {
+		st.Faults = append(st.Faults, l.opts.Faults()...)
+	}
 	st.Remote = remoteOf(snap)
 	st.Landing = landingOf(snap)
 	if l.opts.Notices != nil {

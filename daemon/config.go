@@ -76,6 +76,8 @@ func loadConfig(o *Options) (*config.Config, string, error) {
 	set("--led", "led.wiring", o.LED, &c.LED.Wiring)
 	set("--log-level", "log_level", o.LogLevel, &c.LogLevel)
 	set("--emulate", "emulate", absEmulate(o.Emulate), &c.Emulate)
+	set("--voice", "voice.language", o.Voice, &c.Voice.Language)
+	set("--voice-convention", "voice.convention", o.VoiceConvention, &c.Voice.Convention)
 	if o.Tournament {
 		c.Tournament = true
 	}

@@ -45,11 +45,26 @@ func (d *daemon) startConsole() error {
 	}
 	simulated := d.simulated()
 	lo := console.LocalOptions{ID: id, Simulated: simulated, Tournament: d.opts.Tournament, Layer: d.consoleLayer(), Notices: d.engineNotice.notices}
+	if d.voice != nil {
+		// The page speaks the board's own words; silent boards give it
+		// plain English.
+		lo.Voice = d.voice.words
+		sp := d.voice.speaker
+		lo.Faults = func() []string {
+			if sp.Fault() != nil {
+				return []string{"voice"}
+			}
+			return nil
+		}
+	}
 	if d.engine != nil {
 		lo.Opponent = d.engine.console()
 	}
 	if d.online != nil {
 		lo.Opponent = d.online.console()
+	}
+	if d.paired != nil {
+		lo.Opponent = console.MatchSource(d.paired, false)
 	}
 	local, err := console.NewLocal(d.runner, lo)
 	if err != nil {

@@ -22,6 +22,7 @@ import (
 	"github.com/boardd/boardd/game"
 	"github.com/boardd/boardd/led"
 	"github.com/boardd/boardd/lichess"
+	"github.com/boardd/boardd/opponent"
 	"github.com/boardd/boardd/serialport"
 	"github.com/boardd/boardd/timing"
 )
@@ -55,6 +56,16 @@ type Options struct {
 	Input      string // trace lines to play into the board: a file, a FIFO, or -
 	ArchiveCap string // disk space for finished games, e.g. 64MiB
 	Emulate    string // a board to answer apps as, and its port: chesslink:PATH
+	// Voice is the language boardd speaks in (off, en, de) and
+	// VoiceConvention how it says a move (plain, appendix-d): the [voice]
+	// section's language and convention.
+	Voice, VoiceConvention string
+	// Pair plays one game on two boards (Appendix D play): "hall:BOARD"
+	// pairs with that board through the hall's broker, "listen:ADDR"
+	// waits for the other board on ADDR, "connect:ADDR" connects to it;
+	// PairSide is the side played at this board (the other board plays
+	// the other).
+	Pair, PairSide string
 
 	// A chess engine playing one side (the [engine] section): its path,
 	// side (white, black, random), Elo or Skill Level, limit a move,
@@ -110,6 +121,8 @@ type daemon struct {
 	engine   *engine                      // the computer opponent, nil for none (engine.go)
 	online   *onlinePlay                  // play on lichess, nil for none (online.go)
 	apps     *emulation                   // the board apps drive, nil for none (emulate.go)
+	voice    *speech                      // the voice, nil when silent (voice.go)
+	paired   *opponent.Match              // the match against the paired board, nil for none (pair.go)
 
 	// lichessOptions, when set (by tests), adjusts the lichess client's
 	// options before it is made: its clock and wait, its backoff.
@@ -174,10 +187,16 @@ func (d *daemon) start() error {
 	}
 	d.runner = game.NewRunner(d.game, d.clock)
 	d.attachJournal()
+	if err := d.startVoice(); err != nil {
+		return err
+	}
 	if err := d.startEngine(); err != nil {
 		return err
 	}
 	if err := d.startOnline(); err != nil {
+		return err
+	}
+	if err := d.startPair(); err != nil {
 		return err
 	}
 	if err := d.startLEDs(); err != nil {

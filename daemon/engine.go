@@ -147,8 +147,8 @@ type engine struct {
 func (d *daemon) startEngine() error {
 	e := d.cfg.Engine
 	if e.Path == "" {
-		if d.o.Lichess {
-			return nil // the side played from off the board is lichess's (online.go)
+		if d.o.Lichess || d.o.Pair != "" {
+			return nil // the side played from off the board is lichess's (online.go) or the paired board's (pair.go)
 		}
 		return d.noEngine()
 	}

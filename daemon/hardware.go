@@ -7,6 +7,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/boardd/boardd/button"
 	"github.com/boardd/boardd/calibration"
 	"github.com/boardd/boardd/config"
 	"github.com/boardd/boardd/game"
@@ -77,7 +78,11 @@ func (d *daemon) startHardware() error {
 		d.log.Info("scanning", "scanner", sc.String(), "rate", c.Sensor.Rate)
 	}
 	if len(c.Buttons.Pins) > 0 {
-		set, err := wiring.OpenButtons(c, b, d.clock, func(l trace.Line) { d.press(ctx, l) }, d.log)
+		var hold func(button.Hold)
+		if d.voice != nil {
+			hold = d.voice.hold
+		}
+		set, err := wiring.OpenButtons(c, b, d.clock, func(l trace.Line) { d.press(ctx, l) }, hold, d.log)
 		if err != nil {
 			return err
 		}

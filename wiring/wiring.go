@@ -265,8 +265,9 @@ func OpenScanner(c *config.Config, b Buses) (sensor.Scanner, func() error, error
 }
 
 // OpenButtons builds the configured buttons on b: each press goes to press,
-// as a trace line.
-func OpenButtons(c *config.Config, b Buses, clock timing.Clock, press func(trace.Line), log *slog.Logger) (*button.Set, error) {
+// as a trace line; each button held down for HoldTime goes to hold when it
+// is let go (nil: holds are not sensed).
+func OpenButtons(c *config.Config, b Buses, clock timing.Clock, press func(trace.Line), hold func(button.Hold), log *slog.Logger) (*button.Set, error) {
 	keys := make([]string, 0, len(c.Buttons.Pins))
 	for k := range c.Buttons.Pins {
 		keys = append(keys, k)
@@ -282,8 +283,12 @@ func OpenButtons(c *config.Config, b Buses, clock timing.Clock, press func(trace
 		list = append(list, button.Button{Name: name, Side: side, Pin: pin})
 	}
 	return button.New(button.Opts{Buttons: list, ActiveHigh: c.Buttons.ActiveHigh, Debounce: c.Buttons.Debounce,
-		Clock: clock, Press: press, Logger: log})
+		Clock: clock, Press: press, Logger: log, HoldTime: HoldTime, Hold: hold})
 }
+
+// HoldTime is how long a button must stay down to be held (the voice's
+// requests: docs/hardware.md).
+const HoldTime = time.Second
 
 // LocalSensor reports whether the sensor wiring is one OpenScanner opens
 // (sensors read on this machine's buses).

@@ -135,7 +135,7 @@ func TestOpenButtonsFromConfig(t *testing.T) {
 		t.Fatal(err)
 	}
 	pins := map[string]*gpiotest.Pin{"GPIO5": {N: "GPIO5", EdgesChan: make(chan gpio.Level)}, "GPIO6": {N: "GPIO6", EdgesChan: make(chan gpio.Level)}}
-	set, err := OpenButtons(c, &fakeBuses{pins: pins}, &timing.Virtual{}, func(trace.Line) {}, slog.New(slog.DiscardHandler))
+	set, err := OpenButtons(c, &fakeBuses{pins: pins}, &timing.Virtual{}, func(trace.Line) {}, nil, slog.New(slog.DiscardHandler))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -145,7 +145,7 @@ func TestOpenButtonsFromConfig(t *testing.T) {
 	if pins["GPIO5"].P != gpio.PullUp {
 		t.Error("button pin has no pull-up")
 	}
-	if _, err := OpenButtons(c, &fakeBuses{pins: map[string]*gpiotest.Pin{}}, &timing.Virtual{}, func(trace.Line) {}, nil); err == nil ||
+	if _, err := OpenButtons(c, &fakeBuses{pins: map[string]*gpiotest.Pin{}}, &timing.Virtual{}, func(trace.Line) {}, nil, nil); err == nil ||
 		!strings.Contains(err.Error(), "buttons.black_jadoube: no such pin GPIO6") {
 		t.Errorf("missing pin: %v", err)
 	}

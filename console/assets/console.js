@@ -331,7 +331,7 @@
 
   // faultText warns of what is wrong beside the game.
   function faultText(st) {
-    const say = { sensor: 'the board\'s sensors are not to be trusted', journal: 'the game is not being saved' };
+    const say = { sensor: 'the board\'s sensors are not to be trusted', journal: 'the game is not being saved', voice: 'the board cannot be heard (its speech program fails; the log says why)' };
     const f = (st.faults || []).map((x) => say[x] || x);
     const notes = (st.notices || []).join(' ');
     return [f.length ? `Fault: ${and(f)}.` : '', notes].filter((x) => x).join(' ');
@@ -640,6 +640,17 @@
       if (es.readyState === EventSource.CLOSED) setTimeout(connect, 10000);
     });
     es.addEventListener('state', (e) => render(JSON.parse(e.data)));
+    es.addEventListener('say', (e) => say(JSON.parse(e.data)));
+  }
+
+  // say speaks a line of the board's voice through the browser's speech
+  // synthesis, when this page's speech switch is on.
+  function say(line) {
+    const synth = window.speechSynthesis;
+    if (!el('speak').checked || !synth || typeof SpeechSynthesisUtterance === 'undefined') return;
+    const u = new SpeechSynthesisUtterance(line.text);
+    u.lang = line.lang;
+    synth.speak(u);
   }
 
   async function loadWords() {

@@ -1,0 +1,181 @@
+package daemon
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/boardd/boardd/hall/broker"
+	"github.com/boardd/boardd/hall/mosquittotest"
+)
+
+// TestPairedBoards runs two boards paired on this machine, over a direct
+// TCP link and through a real Mosquitto with the shipped access list: the
+// sighted player's (White) and the blind player's (Black, speaking by
+// Appendix D through a fake espeak-ng). Each board's moves reach the
+// other, are announced there, carried out, and the two journals end alike.
+func TestPairedBoards(t *testing.T) {
+	t.Run("direct", func(t *testing.T) {
+		pairedBoards(t, func(a Options) Options {
+			a.Pair = "listen:127.0.0.1:0"
+			return a
+		}, func(a *running, b Options) Options {
+			m := regexp.MustCompile(`waiting for the other board" part=pair addr=(\S+)`).FindStringSubmatch(a.log.String())
+			if m == nil {
+				t.Fatalf("no address in the log:\n%s", a.log.String())
+			}
+			b.Pair = "connect:" + m[1]
+			return b
+		})
+	})
+	t.Run("hall", func(t *testing.T) {
+		if _, err := mosquittotest.Path(); err != nil {
+			t.Skipf("mosquitto is not installed (apt-get install mosquitto): %v", err)
+		}
+		passwords := map[string]string{"b1": "b1-secret-1", "b2": "b2-secret-1"}
+		mq, err := mosquittotest.Start(mosquittotest.Options{Dir: t.TempDir(), Passwords: passwords,
+			ACLFile: filepath.Join("..", "systemd", "mosquitto", "boardd.acl")})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { mq.Stop() })
+		withHall := func(o Options, self, other string) Options {
+			if err := os.MkdirAll(o.StateDir, 0o750); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(filepath.Join(o.StateDir, broker.PasswordFile), []byte(passwords[self]+"\n"), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			o.Hall, o.BoardID, o.Pair = mq.URL(), self, "hall:"+other
+			return o
+		}
+		pairedBoards(t, func(a Options) Options { return withHall(a, "b1", "b2") },
+			func(_ *running, b Options) Options { return withHall(b, "b2", "b1") })
+	})
+}
+
+// pairedBoards plays the opening on two paired boards, the link made by
+// linkA and linkB.
+func pairedBoards(t *testing.T, linkA func(Options) Options, linkB func(*running, Options) Options) {
+	dir := t.TempDir()
+	said := filepath.Join(dir, "said.txt")
+	program := filepath.Join(dir, "fake-espeak")
+	if err := os.WriteFile(program, []byte(fmt.Sprintf("#!/bin/sh\ncat >>%q\necho >>%q\n", said, said)), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	cfg := writeFile(t, "boardd.toml", fmt.Sprintf("[voice]\nprogram = %q\n", program))
+
+	inA, feedA := io.Pipe()
+	inB, feedB := io.Pipe()
+	t.Cleanup(func() { feedA.Close(); feedB.Close() })
+	stateA, stateB := filepath.Join(dir, "a"), filepath.Join(dir, "b")
+	a := runDaemon(t, linkA(Options{StateDir: stateA, Listen: "127.0.0.1:0", BoardID: "sighted", Input: "-", Stdin: inA, PairSide: "white"}))
+	runDaemon(t, linkB(a, Options{Config: cfg, StateDir: stateB, Listen: "127.0.0.1:0", BoardID: "blind", Input: "-", Stdin: inB,
+		PairSide: "black", Voice: "en", VoiceConvention: "appendix-d"}))
+
+	waitUntil := func(what string, cond func() bool) {
+		t.Helper()
+		for deadline := time.Now().Add(30 * time.Second); !cond(); time.Sleep(20 * time.Millisecond) {
+			if time.Now().After(deadline) {
+				got, _ := os.ReadFile(said)
+				t.Fatalf("waiting for %s: journals %v and %v; said:\n%s", what, journalMoves(t, stateA), journalMoves(t, stateB), got)
+			}
+		}
+	}
+	saidLine := func(line string) func() bool {
+		return func() bool {
+			got, _ := os.ReadFile(said)
+			return strings.Contains(string(got), line+"\n")
+		}
+	}
+	moves := func(state string, n int) func() bool {
+		return func() bool { return len(journalMoves(t, state)) == n }
+	}
+
+	go feedA.Write(moveLines(t, "e2e4"))
+	waitUntil("e2e4 announced on the blind board", saidLine("White plays Bauer Eva zwei Eva vier. Make the move on the board."))
+	go feedB.Write(moveLines(t, "e2e4", "e7e5")) // White's carried out, then Black's own
+	waitUntil("two moves on the blind board", moves(stateB, 2))
+	waitUntil("e7e5 shown on the sighted board", func() bool {
+		return strings.Contains(a.log.String(), `msg="opponent: move" part=pair move=e5`)
+	})
+	go feedA.Write([]byte("{\"t\":100,\"lift\":\"e7\"}\n{\"t\":160,\"place\":\"e5\"}\n")) // Black's move carried out
+	waitUntil("two moves on the sighted board", moves(stateA, 2))
+	if ma, mb := journalMoves(t, stateA), journalMoves(t, stateB); strings.Join(ma, " ") != "e2e4 e7e5" || strings.Join(mb, " ") != "e2e4 e7e5" {
+		t.Errorf("the journals: %v and %v, want e2e4 e7e5 on both", ma, mb)
+	}
+	waitUntil("Black's own move said", saidLine("Bauer Eva sieben Eva fuenf"))
+}
+
+func TestPairFlagsRefused(t *testing.T) {
+	for _, c := range []struct {
+		o    Options
+		want string
+	}{
+		{Options{PairSide: "white"}, "--pair-side \"white\" without --pair"},
+		{Options{Pair: "connect:x:1", PairSide: "green"}, "--pair-side \"green\""},
+		{Options{Pair: "shout:x", PairSide: "white"}, "want hall:BOARD"},
+		{Options{Pair: "listen:127.0.0.1:0", PairSide: "white", Engine: "/bin/true"}, "no --engine or --lichess"},
+		{Options{Pair: "hall:b2", PairSide: "white"}, "needs --hall"},
+	} {
+		d, _ := testDaemon(t, c.o)
+		if err := d.configure(); err != nil && c.o.Engine == "" {
+			t.Fatal(err)
+		}
+		d.cfg.Engine.Path = c.o.Engine
+		err := d.startPair()
+		var ue UsageError
+		if !errors.As(err, &ue) || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%+v: %v, want a usage error containing %q", c.o, err, c.want)
+		}
+	}
+}
+
+// Two boards that both play White disagree about whose move it is: the
+// blind player's board says so aloud, and neither takes the other's move.
+func TestPairedBoardsDifferenceSaid(t *testing.T) {
+	dir := t.TempDir()
+	said := filepath.Join(dir, "said.txt")
+	program := filepath.Join(dir, "fake-espeak")
+	if err := os.WriteFile(program, []byte(fmt.Sprintf("#!/bin/sh\ncat >>%q\necho >>%q\n", said, said)), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	cfg := writeFile(t, "boardd.toml", fmt.Sprintf("[voice]\nprogram = %q\n", program))
+	inA, feedA := io.Pipe()
+	inB, feedB := io.Pipe()
+	t.Cleanup(func() { feedA.Close(); feedB.Close() })
+	stateA, stateB := filepath.Join(dir, "a"), filepath.Join(dir, "b")
+	a := runDaemon(t, Options{StateDir: stateA, Listen: "127.0.0.1:0", BoardID: "a", Input: "-", Stdin: inA, PairSide: "white", Pair: "listen:127.0.0.1:0"})
+	m := regexp.MustCompile(`waiting for the other board" part=pair addr=(\S+)`).FindStringSubmatch(a.log.String())
+	if m == nil {
+		t.Fatalf("no address in the log:\n%s", a.log.String())
+	}
+	runDaemon(t, Options{Config: cfg, StateDir: stateB, Listen: "127.0.0.1:0", BoardID: "b", Input: "-", Stdin: inB,
+		PairSide: "white", Pair: "connect:" + m[1], Voice: "en"})
+	go feedA.Write(moveLines(t, "e2e4"))
+	for deadline := time.Now().Add(10 * time.Second); len(journalMoves(t, stateA)) < 1; time.Sleep(20 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("e2e4 never made on the first board")
+		}
+	}
+	go feedB.Write(moveLines(t, "d2d4"))
+	want := "The boards differ: both boards play white: whose move it is is in doubt. Call the arbiter."
+	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		got, _ := os.ReadFile(said)
+		if strings.Contains(string(got), want) {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the blind board said:\n%s\nwant a line %q", got, want)
+		}
+	}
+	if ma, mb := journalMoves(t, stateA), journalMoves(t, stateB); strings.Join(ma, " ") != "e2e4" || strings.Join(mb, " ") != "d2d4" {
+		t.Errorf("the journals: %v and %v, want e2e4 and d2d4 alone", ma, mb)
+	}
+}

@@ -1,0 +1,267 @@
+// Package pair plays one game on two boards (FIDE's Laws, Appendix D: a
+// sighted player's board and a visually disabled player's): each board plays
+// its own player's side with his hands and the other side from off the
+// board, as an opponent.Player whose moves are the other board's. Each
+// board sends its game (the moves so far) over a Link whenever its player
+// has moved, and takes the other's move from the game the other board
+// sends; the board's own game then shows the move for its player to carry
+// out (and its voice announces it), and judges the execution as it judges
+// an engine's move.
+//
+// The two games must agree move for move: a game from the other board that
+// does not extend this board's by exactly one move of the other side (the
+// boards differ, D.2.7, or disagree about whose move it is) is refused with
+// a *DifferenceError naming both, the match shows it as a fault and asks
+// again, and play goes on once the boards agree.
+//
+// The package knows games, not transports: a Link carries them (Pipe joins
+// two boards in one process; a broker's topics or a direct connection are
+// others).
+package pair
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/boardd/boardd/board"
+	"github.com/boardd/boardd/game"
+	"github.com/boardd/boardd/opponent"
+	"github.com/boardd/boardd/report"
+)
+
+// Game is a board's game as it sends it: the position play began from and
+// the moves since, in UCI.
+type Game struct {
+	Start string   // FEN
+	Moves []string // UCI
+	// Side is the side played at the board that sent the game ("white",
+	// "black"; "" when unsaid): two boards playing the same side disagree
+	// about whose move it is.
+	Side string
+}
+
+// Link carries games between two boards. Send must not block for long;
+// Receive delivers the other board's games in the order sent.
+type Link interface {
+	Send(ctx context.Context, g Game) error
+	Receive() <-chan Game
+}
+
+// DifferenceError is the other board's game not agreeing with this one's:
+// the boards differ (Appendix D.2.7), or disagree about whose move it is.
+type DifferenceError struct {
+	Ours, Theirs Game
+	Why          string
+}
+
+// Error says how the boards differ.
+func (e *DifferenceError) Error() string {
+	return fmt.Sprintf(differPrefix+"%s): this board has %d moves [%s], the other %d [%s]",
+		e.Why, len(e.Ours.Moves), strings.Join(e.Ours.Moves, " "), len(e.Theirs.Moves), strings.Join(e.Theirs.Moves, " "))
+}
+
+// differPrefix begins every DifferenceError's message.
+const differPrefix = "pair: the boards differ ("
+
+// Differs reads a fault as the match shows it (opponent.State.Fault): the
+// boards' difference in words ("move 1 is e2e4 here, d2d4 there"), and
+// whether the fault is one.
+func Differs(fault string) (string, bool) {
+	rest, ok := strings.CutPrefix(fault, differPrefix)
+	if !ok {
+		return "", false
+	}
+	why, _, ok := strings.Cut(rest, "): ")
+	return why, ok
+}
+
+// Player is the other board as an opponent.Player.
+type Player struct {
+	link Link
+	name string
+	here board.Color // the side played at this board
+	r    *game.Runner
+	poke chan struct{} // this board's game has a new move to send
+
+	mu     sync.Mutex
+	latest *Game         // the other board's last game received
+	fresh  chan struct{} // closed and replaced when a game arrives
+}
+
+// NewPlayer returns the other board, reached over link, named name (for
+// the PGN and the console: "board-02"), for the game r runs on this board,
+// where side here is played. Run must run for the boards to hear each
+// other.
+func NewPlayer(link Link, name string, r *game.Runner, here board.Color) *Player {
+	p := &Player{link: link, name: name, here: here, r: r, poke: make(chan struct{}, 1), fresh: make(chan struct{})}
+	r.OnReport(func(rep report.Report) {
+		if rep.Type == report.Move {
+			select {
+			case p.poke <- struct{}{}:
+			default:
+			}
+		}
+	})
+	return p
+}
+
+// Name names the other board.
+func (p *Player) Name() string { return p.name }
+
+// Run sends this board's game to the other board after each move made
+// here, and takes the other board's games, until ctx ends.
+func (p *Player) Run(ctx context.Context) error {
+	var sent *Game
+	for {
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-p.poke:
+			g, err := p.game(ctx)
+			if err != nil {
+				return err
+			}
+			if sent != nil && sameGame(*sent, g) {
+				continue
+			}
+			if err := p.link.Send(ctx, g); err != nil {
+				return fmt.Errorf("pair: sending the game to %s: %w", p.name, err)
+			}
+			sent = &g
+		case g, ok := <-p.link.Receive():
+			if !ok {
+				return errors.New("pair: the link to the other board closed")
+			}
+			p.mu.Lock()
+			p.latest = &g
+			close(p.fresh)
+			p.fresh = make(chan struct{})
+			p.mu.Unlock()
+		}
+	}
+}
+
+// game returns this board's game as it is sent.
+func (p *Player) game(ctx context.Context) (Game, error) {
+	var g Game
+	err := p.r.Do(ctx, func(gm *game.Game, _ time.Duration) {
+		start, moves := gm.Line()
+		g = gameOf(start, moves)
+		g.Side = p.here.String()
+	})
+	return g, err
+}
+
+// gameOf writes a line of play as a Game.
+func gameOf(start board.Position, moves []board.Move) Game {
+	g := Game{Start: start.FEN(), Moves: make([]string, len(moves))}
+	for i, m := range moves {
+		g.Moves[i] = m.UCI()
+	}
+	return g
+}
+
+// sameGame reports whether a and b are one game.
+func sameGame(a, b Game) bool {
+	return a.Start == b.Start && a.Side == b.Side && strings.Join(a.Moves, " ") == strings.Join(b.Moves, " ")
+}
+
+// Move answers with the other board's next move, once it has been made
+// there (this board's game went to the other board when its last move was
+// made).
+func (p *Player) Move(ctx context.Context, q opponent.Question) <-chan Answer {
+	out := make(chan opponent.Answer, 1)
+	ours := gameOf(q.Start, q.Moves)
+	ours.Side = p.here.String()
+	go func() {
+		for {
+			p.mu.Lock()
+			theirs, wait := p.latest, p.fresh
+			p.mu.Unlock()
+			if theirs != nil {
+				a, done := answer(q, ours, *theirs)
+				if done {
+					out <- a
+					return
+				}
+			}
+			select {
+			case <-ctx.Done():
+				out <- opponent.Answer{Err: ctx.Err()}
+				return
+			case <-wait:
+			}
+		}
+	}()
+	return out
+}
+
+// Answer is the answer Move delivers (opponent.Answer).
+type Answer = opponent.Answer
+
+// answer reads the other board's game against ours: its next move (done),
+// a difference (done, with the error), or nothing yet (the other board has
+// not moved, or sent an older game).
+func answer(q opponent.Question, ours, theirs Game) (opponent.Answer, bool) {
+	if theirs.Side != "" && theirs.Side == ours.Side {
+		return opponent.Answer{Err: &DifferenceError{ours, theirs, "both boards play " + ours.Side + ": whose move it is is in doubt"}}, true
+	}
+	if theirs.Start != ours.Start {
+		return opponent.Answer{Err: &DifferenceError{ours, theirs, "they began from different positions"}}, true
+	}
+	n := len(ours.Moves)
+	for i := 0; i < n && i < len(theirs.Moves); i++ {
+		if theirs.Moves[i] != ours.Moves[i] {
+			return opponent.Answer{Err: &DifferenceError{ours, theirs, fmt.Sprintf("move %d is %s here, %s there", i+1, ours.Moves[i], theirs.Moves[i])}}, true
+		}
+	}
+	switch {
+	case len(theirs.Moves) <= n:
+		return opponent.Answer{}, false // not moved there yet
+	case len(theirs.Moves) > n+1:
+		return opponent.Answer{Err: &DifferenceError{ours, theirs, "the other board is more than a move ahead: whose move it is is in doubt"}}, true
+	}
+	m, err := board.ParseUCI(theirs.Moves[n])
+	if err != nil {
+		return opponent.Answer{Err: &DifferenceError{ours, theirs, err.Error()}}, true
+	}
+	pos := q.Start
+	for _, mv := range q.Moves {
+		pos = pos.Apply(mv)
+	}
+	a, err := board.Analyse(pos)
+	if err != nil || !a.IsLegal(m) {
+		return opponent.Answer{Err: &DifferenceError{ours, theirs, fmt.Sprintf("%s is no legal move here", m)}}, true
+	}
+	return opponent.Answer{Move: m, SAN: a.SAN(m)}, true
+}
+
+// Pipe returns two Links joined to each other in this process: what one
+// sends, the other receives.
+func Pipe() (Link, Link) {
+	a, b := make(chan Game, 16), make(chan Game, 16)
+	return &pipe{out: a, in: b}, &pipe{out: b, in: a}
+}
+
+// pipe is one end of Pipe.
+type pipe struct {
+	out chan<- Game
+	in  <-chan Game
+}
+
+// Send hands g to the other end.
+func (p *pipe) Send(ctx context.Context, g Game) error {
+	select {
+	case p.out <- g:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// Receive delivers what the other end sends.
+func (p *pipe) Receive() <-chan Game { return p.in }
