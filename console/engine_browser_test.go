@@ -12,6 +12,7 @@ import (
 	"github.com/boardd/boardd/computer"
 	"github.com/boardd/boardd/game"
 	"github.com/boardd/boardd/opponent"
+	"github.com/boardd/boardd/trace"
 )
 
 // withStockfish is a rig's opponent: Stockfish at skill 0, depth 2, playing
@@ -150,5 +151,44 @@ func TestBrowserEngineFault(t *testing.T) {
 	waitJS(t, page, "the recovery", `document.getElementById('engine-fault').hidden && !document.getElementById('engine-recovered').hidden`)
 	if got := jsString(t, page, `document.getElementById('engine-recovered').textContent`); !strings.Contains(got, "restarted") || !strings.Contains(got, "crashed while searching") {
 		t.Errorf("the recovery reads %q", got)
+	}
+}
+
+// The engine's buttons that cannot work are disabled, with the reason as
+// their title (a hint while the engine thinks, resigning after the result),
+// and a result with no law has no empty parentheses: on a phone and on a
+// desktop.
+func TestBrowserEngineButtonsAndResult(t *testing.T) {
+	r := newRig(t, rigOptions{opponent: &fakeOpponent{}})
+	pages := map[string]context.Context{"desktop": tab(t, r.url+"/"), "phone": phone(t, r.url+"/", phoneWidth)}
+	enabled := func(id string) string {
+		return `!document.getElementById('` + id + `').disabled`
+	}
+	for name, page := range pages {
+		waitJS(t, page, name+": the engine's panel", `!document.getElementById('engine').hidden`)
+		// The fake engine is always thinking, and no move is made.
+		waitJS(t, page, name+": the hint and take-back disabled", `!(`+enabled("engine-hint")+`) && !(`+enabled("engine-takeback")+`) && `+enabled("engine-resign"))
+		if got := jsString(t, page, `document.getElementById('engine-hint').title`); got != "the engine is thinking" {
+			t.Errorf("%s: the hint's title is %q", name, got)
+		}
+	}
+	l := trace.Line{Kind: trace.Arbiter, Action: game.ActionResign, Value: "black", Side: trace.SideArbiter}
+	if err := r.runner.Submit(t.Context(), l); err != nil {
+		t.Fatal(err)
+	}
+	for name, page := range pages {
+		waitJS(t, page, name+": the result", `!document.getElementById('result').hidden`)
+		tests := []struct{ what, js, want string }{
+			{"the result", `document.getElementById('result').textContent`, "Result 1-0: black resigns."},
+			{"resign", `String(document.getElementById('engine-resign').disabled)`, "true"},
+			{"resign's title", `document.getElementById('engine-resign').title`, "the game is over"},
+			{"draw", `String(document.getElementById('engine-draw').disabled)`, "true"},
+			{"new game", `String(document.getElementById('engine-new-game').disabled)`, "false"},
+		}
+		for _, tc := range tests {
+			if got := jsString(t, page, tc.js); got != tc.want {
+				t.Errorf("%s: %s: got %q, want %q", name, tc.what, got, tc.want)
+			}
+		}
 	}
 }

@@ -341,6 +341,16 @@ func TestDrawOffer(t *testing.T) {
 					t.Errorf("result %+v", s.Result)
 				}
 				eventually(t, "the state to say the draw was accepted", func() bool { return m.State().Draw == opponent.DrawAccepted })
+				// A new game begun at the board, not by the match's command:
+				// the word on the last game's offer and move goes with it.
+				l := trace.Line{Kind: trace.Arbiter, Action: trace.ActionNewGame, Side: trace.SideArbiter}
+				if err := b.r.Submit(context.Background(), l); err != nil {
+					t.Fatal(err)
+				}
+				eventually(t, "the last game's words cleared", func() bool {
+					st := m.State()
+					return st.Draw == "" && st.Move == "" && st.Eval == nil
+				})
 				return
 			}
 			if s.Result != nil || s.Moves != 2 {

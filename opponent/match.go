@@ -351,13 +351,23 @@ func (m *Match) step(ctx context.Context) {
 	}
 	m.mu.Lock()
 	over := snap.Result != nil
-	if m.wasOver && !over && snap.Moves == 0 && m.random {
-		// A new game began on the board after the last one ended.
-		m.setSide(Random)
+	fresh := m.wasOver && !over && snap.Moves == 0
+	if fresh {
+		// A new game began on the board after the last one ended: what
+		// was said of the last one goes with it.
+		m.drawOffered = false
+		if m.random {
+			m.setSide(Random)
+		}
 	}
 	m.wasOver = over
 	side, wantHint := m.side, m.wantHint
 	m.mu.Unlock()
+	if fresh {
+		m.update(func(s *State) {
+			s.Move, s.Book, s.Eval, s.Hint, s.HintEval, s.Draw = "", false, nil, "", nil, ""
+		})
+	}
 
 	var want [2]bool
 	want[side] = true

@@ -489,6 +489,24 @@
     return 50 + 50 * (2 / (1 + Math.exp(-0.00368208 * ev.cp)) - 1);
   }
 
+  // idle says which of the engine's commands cannot work now, and why
+  // (the button's title): no resigning, offering or hint after the result
+  // (a take-back may still undo the last moves), no hint while the engine
+  // thinks, no take-back before a move.
+  function idle(st) {
+    const o = st.opponent;
+    const over = st.result ? 'the game is over' : '';
+    return {
+      takeback: st.moves.length ? '' : 'no move to take back',
+      hint: over || (o.thinking ? 'the engine is thinking' : o.hinting ? 'a hint is on its way' : ''),
+      draw: over || (o.draw === 'offered' ? 'a draw is offered' : ''),
+      resign: over,
+      decline: over,
+      abort: over,
+      'claim-victory': over,
+    };
+  }
+
   // drawEngine shows the engine playing a side: who it is, what it is
   // doing, its evaluation and best line, and its commands for whoever may
   // give them (the player at a simulated board, the arbiter).
@@ -523,7 +541,11 @@
     recovered.textContent = !o.fault && o.recovered ? `The engine was restarted after a fault and given the position again: ${o.recovered}.` : '';
     recovered.hidden = !recovered.textContent;
     el('engine-controls').hidden = !(st.simulated || role === 'arbiter');
-    for (const b of document.querySelectorAll('#engine-controls [data-command]')) b.disabled = !o.commands.includes(b.dataset.command);
+    const cannot = idle(st);
+    for (const b of document.querySelectorAll('#engine-controls [data-command]')) {
+      b.disabled = !o.commands.includes(b.dataset.command) || !!cannot[b.dataset.command];
+      b.title = cannot[b.dataset.command] || b.dataset.title || '';
+    }
     el('engine-level-set').disabled = !o.commands.includes('level');
     const side = el('engine-side');
     if (document.activeElement !== side) side.value = o.random ? 'random' : o.side;
@@ -620,7 +642,7 @@
     drawPending(st);
     const res = el('result');
     res.hidden = !st.result;
-    res.textContent = st.result ? `Result ${st.result.result}: ${st.result.reason} (${st.result.law})` : '';
+    res.textContent = st.result ? `Result ${st.result.result}: ${st.result.reason}${st.result.law ? ' (' + st.result.law + ')' : ''}.` : '';
     drawMoves(st);
     drawEngine(st);
     const sel = el('laws-select');
@@ -694,6 +716,7 @@
       if (id && confirm(`Change the law-set to ${id}?`)) arbiterAction({ action: 'laws', value: id });
     });
     for (const b of document.querySelectorAll('#engine-controls [data-command]')) {
+      b.dataset.title = b.title;
       b.addEventListener('click', () => {
         const c = b.dataset.command;
         if (c === 'resign' && !confirm('Resign the game?')) return;
