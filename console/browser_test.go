@@ -16,6 +16,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/boardd/boardd/browsertest"
+	"github.com/boardd/boardd/game"
 	"github.com/boardd/boardd/trace"
 )
 
@@ -466,4 +467,59 @@ func mustParse(t *testing.T, line string) trace.Line {
 		t.Fatal(err)
 	}
 	return l
+}
+
+// at opens a page as a phone shows it at phoneWidth, else as a desktop
+// browser does.
+func at(t *testing.T, url string, width int64) context.Context {
+	t.Helper()
+	if width == phoneWidth {
+		return phone(t, url, width)
+	}
+	return tab(t, url)
+}
+
+// The simulated board is set up in one click: after a result, the set-up
+// button clears the board and sets up the start position (a new game
+// begins); after a new game begun mid-game, it sets the board as lit. On a
+// phone and on a desktop.
+func TestBrowserSetUpInOneClick(t *testing.T) {
+	tests := []struct {
+		name  string
+		end   trace.Line
+		label string
+	}{
+		{"after a result", trace.Line{Kind: trace.Arbiter, Action: game.ActionResign, Value: "black", Side: trace.SideArbiter}, "Set up the start position"},
+		{"a new game", trace.Line{Kind: trace.Arbiter, Action: trace.ActionNewGame, Side: trace.SideArbiter}, "Set the board as lit"},
+	}
+	for _, width := range []int64{phoneWidth, desktopWidth} {
+		for _, tc := range tests {
+			t.Run(tc.name+" at "+strconv.FormatInt(width, 10)+" px", func(t *testing.T) {
+				r := newRig(t, rigOptions{})
+				page := at(t, r.url+"/", width)
+				waitJS(t, page, "no set-up button", `document.getElementById('setup').hidden`)
+				squares(t, page, "e2", "e4")
+				waitJS(t, page, "the move", movesAre("e4"))
+				if err := r.runner.Submit(t.Context(), tc.end); err != nil {
+					t.Fatal(err)
+				}
+				waitJS(t, page, "the set-up button", `!document.getElementById('setup').hidden`)
+				if got := jsString(t, page, `document.getElementById('setup').textContent`); got != tc.label {
+					t.Errorf("the button says %q, want %q", got, tc.label)
+				}
+				click(t, page, `#setup`)
+				waitJS(t, page, "a new game", movesAre("")+` && document.getElementById('status').textContent === 'White to move.' && document.getElementById('result').hidden && document.getElementById('setup').hidden`)
+				st, err := r.local.State(t.Context())
+				if err != nil {
+					t.Fatal(err)
+				}
+				if want := "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR"; !strings.HasPrefix(st.FEN, want) || len(st.Men) != 32 || st.Syncing {
+					t.Errorf("after the set-up: %s, %d men, syncing %v", st.FEN, len(st.Men), st.Syncing)
+				}
+				if l := measure(t, page); l.Page > l.Window {
+					t.Errorf("the page lays out %v px wide in a window of %v px: %v", l.Page, l.Window, l.Overflowing)
+				}
+			})
+		}
+	}
 }

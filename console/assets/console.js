@@ -223,6 +223,47 @@
     drawHand();
   }
 
+  // START is the start position: square -> FEN letter.
+  const START = (() => {
+    const back = 'rnbqkbnr', out = {};
+    for (let f = 0; f < 8; f++) {
+      out[FILES[f] + '1'] = back[f].toUpperCase();
+      out[FILES[f] + '2'] = 'P';
+      out[FILES[f] + '7'] = 'p';
+      out[FILES[f] + '8'] = back[f];
+    }
+    return out;
+  })();
+
+  // setupMoves is what the set-up button does on the simulated board, as
+  // clicks would: after a result, every man lifted and the start position
+  // set up (a new game); while the board must be set as lit, the men lit
+  // to go lifted and the squares lit to fill filled. Null when there is
+  // nothing to set up.
+  function setupMoves(st) {
+    if (!st || !st.simulated) return null;
+    if (st.result) return { label: 'Set up the start position', lift: st.occupied.slice(), place: Object.keys(START) };
+    if (st.syncing && (st.missing.length || st.extra.length)) return { label: 'Set the board as lit', lift: st.extra.slice(), place: st.missing.slice() };
+    return null;
+  }
+
+  function setUp() {
+    const m = setupMoves(state);
+    if (!m) return;
+    hand = [];
+    for (const sq of m.lift) {
+      occupied.delete(sq);
+      delete men[sq];
+      send({ lift: sq });
+    }
+    for (const sq of m.place) {
+      occupied.add(sq);
+      men[sq] = (state.result ? START[sq] : state.lifted[sq]) || '?';
+      send({ place: sq });
+    }
+    drawHand();
+  }
+
   // takes reports whether a click on the man on name takes him.
   function takes(name) {
     if (el('one-by-one').checked || !hand.length) return false;
@@ -315,7 +356,7 @@
   }
 
   function statusText(st) {
-    if (st.result) return `Game over: ${st.result.result}, ${st.result.reason}.`;
+    if (st.result) return `Game over: ${st.result.result}, ${st.result.reason}. To play again, clear the board and set up the start position.`;
     if (st.syncing && st.mismatch) return `The board does not match the game: ${fixText(st)}.`;
     if (st.syncing) return `Set the board as lit: ${fixText(st)}.`;
     if (st.pending) return `Waiting for ${chooserName(st.pending.chooser)} to choose.`;
@@ -639,6 +680,9 @@
     fault.textContent = faultText(st);
     fault.hidden = fault.textContent === '';
     drawHand();
+    const setup = setupMoves(st);
+    el('setup').hidden = !setup;
+    if (setup) el('setup').textContent = setup.label;
     drawPending(st);
     const res = el('result');
     res.hidden = !st.result;
@@ -729,6 +773,7 @@
       if (el('engine-level').value) engineCommand('level', el('engine-level').value);
     });
     el('one-by-one').addEventListener('change', drawHand);
+    el('setup').addEventListener('click', setUp);
     el('flip').addEventListener('click', () => {
       flipped = !flipped;
       buildBoard();
