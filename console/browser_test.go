@@ -295,7 +295,7 @@ func TestBrowserTouchMoveRuledByArbiter(t *testing.T) {
 	for name, page := range map[string]context.Context{"arbiter": arb, "spectator": spec} {
 		waitJS(t, page, name+" seeing the ruling", `document.getElementById('pending').hidden && (document.querySelector('#moves li.note.ruling') || {textContent: ''}).textContent === 'The arbiter ruled (sarratt1808:7): he must move the man he touched.'`)
 		waitJS(t, page, name+" seeing the take-back LEDs", `document.querySelector('rect.led[data-square="e2"]').dataset.role === 'guide' && document.getElementById('status').dataset.syncing === 'restore'`)
-		if got := jsString(t, page, `document.getElementById('status').textContent`); got != "Set the board as lit: put the white pawn on e2; take the man off e4." {
+		if got := jsString(t, page, `document.getElementById('status').textContent`); got != "Set the white pawn back on e2 (from e4)." {
 			t.Errorf("%s: status %q", name, got)
 		}
 	}
@@ -304,11 +304,12 @@ func TestBrowserTouchMoveRuledByArbiter(t *testing.T) {
 
 // The Sarratt walk-through on the simulated board, as the player at it:
 // Black's choice in plain words on two buttons, Black chooses, the knight
-// must move.
+// must move, and the status says so on a desktop and on a phone.
 func TestBrowserPlayerChooses(t *testing.T) {
 	r := newRig(t, rigOptions{laws: "sarratt1808"})
 	page := tab(t, r.url+"/")
 	spec := tab(t, r.url+"/")
+	phoneSpec := phone(t, r.url+"/", phoneWidth)
 	touchMove(t, page)
 	want := "black:stand=Let the move stand | black:move-touched=He must move the knight on g1"
 	waitJS(t, page, "Black's choices", `(`+buttonsOf+`)('#player-options') === `+strconv.Quote(want))
@@ -319,6 +320,9 @@ func TestBrowserPlayerChooses(t *testing.T) {
 	waitJS(t, spec, "the ruling in the second browser", `(document.querySelector('#moves li.note.ruling') || {textContent: ''}).textContent === 'Black chose (sarratt1808:7): he must move the man he touched.'`)
 	squares(t, page, "e4", "e2")
 	waitJS(t, spec, "the knight obliged", `document.querySelector('rect.led[data-square="g1"]').dataset.role === 'must-move'`)
+	for name, p := range map[string]context.Context{"desktop": page, "phone": phoneSpec} {
+		waitJS(t, p, name+": the obligation in words", `document.getElementById('status').textContent === 'White must move the knight on g1.'`)
+	}
 	squares(t, page, "g1", "f3")
 	start := time.Now()
 	waitJS(t, spec, "Nf3 in the second browser", movesAre("Nf3"))
@@ -341,7 +345,7 @@ func TestBrowserOneCourse(t *testing.T) {
 		}
 	}
 	waitJS(t, page, "the take-back", `document.getElementById('status').dataset.syncing === 'restore'`)
-	if got := jsString(t, page, `document.getElementById('status').textContent`); got != "Set the board as lit: put the white pawn on e2; take the man off e5." {
+	if got := jsString(t, page, `document.getElementById('status').textContent`); got != "Set the white pawn back on e2 (from e5)." {
 		t.Errorf("status %q", got)
 	}
 }

@@ -99,6 +99,10 @@ type State struct {
 	// after the ply it followed (0: before the first move).
 	Notes   []Note   `json:"notes"`
 	Pending *Pending `json:"pending"`
+	// Obligation is what the side to move must do with its next move
+	// because of a ruling or a touch (the squares the LEDs light for it);
+	// absent when there is no such duty.
+	Obligation *Obligation `json:"obligation,omitempty"`
 	// Landing is a move the hands appear to have made while the hand may
 	// still carry the man on: shown as pending, not yet made (nothing is
 	// ruled, recorded or sent from it); absent when there is none.
@@ -313,6 +317,19 @@ type Pending struct {
 	// the chooser's buttons ("He must move the knight on g1"). The server
 	// fills it in; a Board leaves it empty.
 	Words []string `json:"words,omitempty"`
+}
+
+// Obligation is a duty of the side to move: Side must do What (an option
+// id: move-touched, move-taken, rook, take-touched, king, castle) with the
+// man on Square (the king for king and castle; for take-touched, the adverse
+// man to take), who may go to Destinations (for take-touched, the men that
+// can take him), under Law.
+type Obligation struct {
+	Side         string          `json:"side"`
+	What         report.OptionID `json:"what"`
+	Square       string          `json:"square"`
+	Destinations []string        `json:"destinations"`
+	Law          report.Law      `json:"law,omitempty"`
 }
 
 // Result is how the game ended.

@@ -3,12 +3,15 @@ package console
 import (
 	"context"
 	"os"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/chromedp/chromedp"
 
+	"github.com/boardd/boardd/board"
 	"github.com/boardd/boardd/computer"
 	"github.com/boardd/boardd/game"
 	"github.com/boardd/boardd/opponent"
@@ -49,14 +52,13 @@ func withStockfish(t testing.TB, r *game.Runner) OpponentSource {
 // ("g8 f6"), once it shows.
 func awaiting(t *testing.T, page context.Context) []string {
 	t.Helper()
-	waitJS(t, page, "the engine's move", `document.querySelectorAll('rect.led[data-role="carry"]').length >= 2 && /plays .*: move the man from/.test(document.getElementById('status').textContent)`)
+	waitJS(t, page, "the engine's move", `document.querySelectorAll('rect.led[data-role="carry"]').length >= 2 && /to move: carry out .*, move the (pawn|knight|bishop|rook|queen|king) from/.test(document.getElementById('status').textContent)`)
 	status := jsString(t, page, `document.getElementById('status').textContent`)
-	i := strings.Index(status, "from ")
-	f := strings.Fields(strings.NewReplacer(" to ", " ", ".", "").Replace(status[i+len("from "):]))
-	if len(f) != 2 {
+	f := regexp.MustCompile(`from ([a-h][1-8]) to ([a-h][1-8])`).FindStringSubmatch(status)
+	if f == nil {
 		t.Fatalf("status %q names no squares", status)
 	}
-	return f
+	return f[1:]
 }
 
 // A few moves against Stockfish in the console, by clicks on the simulated
@@ -99,7 +101,7 @@ func TestBrowserPlaysStockfish(t *testing.T) {
 	// Take back the last move and the reply: the board is lit to be put
 	// back.
 	click(t, page, `#engine-takeback`)
-	waitJS(t, page, "the take-back", `document.querySelectorAll('#moves li.move').length === 2 && /Set the board as lit/.test(document.getElementById('status').textContent)`)
+	waitJS(t, page, "the take-back", `document.querySelectorAll('#moves li.move').length === 2 && document.getElementById('status').dataset.syncing === 'restore'`)
 	st, err := r.local.State(t.Context())
 	if err != nil {
 		t.Fatal(err)
@@ -189,6 +191,50 @@ func TestBrowserEngineButtonsAndResult(t *testing.T) {
 			if got := jsString(t, page, tc.js); got != tc.want {
 				t.Errorf("%s: %s: got %q, want %q", name, tc.what, got, tc.want)
 			}
+		}
+	}
+}
+
+// The status says in words what the player must do for the side played
+// from off the board: the man, his squares and what the move brings with
+// it (the rook of a castling, the man taken, the pawn an en passant capture
+// takes off, the piece of a promotion). The position is set up on the
+// simulated board with the set-up button.
+func TestBrowserRemoteMoveInWords(t *testing.T) {
+	tests := []struct {
+		name, fen, uci, want string
+	}{
+		{"castling long", "r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R b KQkq - 0 1", "e8c8",
+			"Black to move: carry out O-O-O, move the king from e8 to c8 and the rook from a8 to d8."},
+		{"castling short", "r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R b KQkq - 0 1", "e8g8",
+			"Black to move: carry out O-O, move the king from e8 to g8 and the rook from h8 to f8."},
+		{"a capture", "4k3/8/8/3p4/4P3/8/8/4K3 b - - 0 1", "d5e4",
+			"Black to move: carry out dxe4, move the pawn from d5 to e4, taking the pawn."},
+		{"en passant", "4k3/8/8/8/4Pp2/8/8/4K3 b - e3 0 1", "f4e3",
+			"Black to move: carry out fxe3, move the pawn from f4 to e3 and take the pawn off e4."},
+		{"a promotion", "4k3/8/8/8/8/8/p7/4K3 b - - 0 1", "a2a1q",
+			"Black to move: carry out a1=Q+, move the pawn from a2 to a1 and make it a queen."},
+	}
+	for _, width := range []int64{phoneWidth, desktopWidth} {
+		for _, tc := range tests {
+			t.Run(tc.name+" at "+strconv.FormatInt(width, 10)+" px", func(t *testing.T) {
+				r := newRig(t, rigOptions{setup: tc.fen, remote: [2]bool{board.Black: true}})
+				page := at(t, r.url+"/", width)
+				waitJS(t, page, "the set-up button", `!document.getElementById('setup').hidden`)
+				click(t, page, `#setup`)
+				waitJS(t, page, "the position set up", `document.getElementById('status').textContent === 'Black to move.'`)
+				m, err := board.ParseUCI(tc.uci)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if err := r.runner.Submit(t.Context(), trace.Line{Kind: trace.Opponent, Move: m}); err != nil {
+					t.Fatal(err)
+				}
+				waitJS(t, page, "the move in words", `/carry out/.test(document.getElementById('status').textContent)`)
+				if got := jsString(t, page, `document.getElementById('status').textContent`); got != tc.want {
+					t.Errorf("status %q\nwant %q", got, tc.want)
+				}
+			})
 		}
 	}
 }

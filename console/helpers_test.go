@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/boardd/boardd/board"
 	"github.com/boardd/boardd/game"
 	"github.com/boardd/boardd/timing"
 )
@@ -40,6 +41,11 @@ type rigOptions struct {
 	opponentFor func(t testing.TB, r *game.Runner) OpponentSource
 	// timing are the game's gesture timings (the defaults if zero).
 	timing game.Timing
+	// setup is the FEN the game starts from, with the board still showing
+	// the start position, to be set up; remote, the sides played from off
+	// the board from the start.
+	setup  string
+	remote [2]bool
 }
 
 func newRig(t testing.TB, o rigOptions) *rig {
@@ -47,7 +53,16 @@ func newRig(t testing.TB, o rigOptions) *rig {
 	if o.laws == "" {
 		o.laws = "fide2023"
 	}
-	p, err := game.New(game.Options{Laws: o.laws, Timing: o.timing}, nil)
+	opts := game.Options{Laws: o.laws, Timing: o.timing, Setup: o.setup, Remote: o.remote}
+	if o.setup != "" {
+		start, err := board.ParseFEN(board.StartFEN)
+		if err != nil {
+			t.Fatal(err)
+		}
+		occ := start.Occupancy()
+		opts.Physical = &occ
+	}
+	p, err := game.New(opts, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -424,6 +424,9 @@ func (l *Local) snapshot(p *game.Game) State {
 	if pr := snap.Pending; pr != nil {
 		st.Pending = &Pending{Kind: pr.Kind, Law: pr.Law, Offender: pr.Offender, Chooser: pr.Chooser, Options: pr.Options}
 	}
+	if ob := snap.Obligation; ob != nil {
+		st.Obligation = &Obligation{Side: ob.Side.String(), What: ob.What, Square: ob.Square.String(), Destinations: ob.Destinations.SquareNames(), Law: ob.Law}
+	}
 	if r := snap.Result; r != nil {
 		st.Result = &Result{Result: r.Result, Reason: r.Reason, Law: r.Law}
 	}

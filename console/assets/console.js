@@ -355,18 +355,85 @@
     return parts.join('; ');
   }
 
+  // backText says how to set a position back after a take-back: each man
+  // lit to go back named with the square he stands on ("set the white
+  // rook back on h1 (from h3)"), the rest as fixText says it. Empty when
+  // nothing pairs.
+  function backText(st) {
+    const extra = st.extra.slice(), parts = [], put = [];
+    for (const sq of st.missing) {
+      const letter = st.lifted[sq];
+      const i = known(letter) ? extra.findIndex((x) => st.men[x] === letter) : -1;
+      if (i < 0) {
+        put.push(known(letter) ? `the ${manName(letter)} on ${sq}` : `a man on ${sq}`);
+        continue;
+      }
+      parts.push(`set the ${manName(letter)} back on ${sq} (from ${extra[i]})`);
+      extra.splice(i, 1);
+    }
+    if (!parts.length) return '';
+    if (put.length) parts.push(`put ${and(put)}`);
+    if (extra.length === 1) parts.push(`take the man off ${extra[0]}`);
+    else if (extra.length) parts.push(`take the men off ${and(extra)}`);
+    return parts.join('; ');
+  }
+
+  // dutyText says an obligation in words: "White must move the knight on
+  // g1".
+  function dutyText(st) {
+    const ob = st.obligation;
+    if (!ob) return '';
+    const letter = st.men[ob.square] || st.lifted[ob.square];
+    const piece = known(letter) ? PIECE[letter.toLowerCase()] : 'man';
+    const who = cap(ob.side);
+    switch (ob.what) {
+      case 'king': return `${who} must move the king (not castling)`;
+      case 'castle': return `${who} must castle lawfully`;
+      case 'take-touched': return `${who} must take the ${piece} on ${ob.square}`;
+      default: return `${who} must move the ${piece} on ${ob.square}`;
+    }
+  }
+
+  // carryText says what to do on the board to carry out a move announced:
+  // "move the knight from g8 to f6", "move the king from e8 to c8 and the
+  // rook from a8 to d8", "... and take the pawn off d5", "... and make it
+  // a queen".
+  function carryText(st, mv) {
+    const letter = st.men[mv.from] || st.lifted[mv.from];
+    const kind = known(letter) ? letter.toLowerCase() : '';
+    let text = `move the ${kind ? PIECE[kind] : 'man'} from ${mv.from} to ${mv.to}`;
+    const df = FILES.indexOf(mv.to[0]) - FILES.indexOf(mv.from[0]);
+    if (kind === 'k' && Math.abs(df) === 2) {
+      const rank = mv.from[1];
+      const [rf, rt] = df > 0 ? ['h', 'f'] : ['a', 'd'];
+      return `${text} and the rook from ${rf}${rank} to ${rt}${rank}`;
+    }
+    const victim = st.men[mv.to];
+    if (known(victim)) text += `, taking the ${PIECE[victim.toLowerCase()]}`;
+    else if (kind === 'p' && df !== 0) text += ` and take the pawn off ${mv.to[0]}${mv.from[1]}`;
+    const promo = mv.uci && mv.uci.length === 5 ? mv.uci[4] : '';
+    if (promo) text += ` and make it a ${PIECE[promo]}`;
+    return text;
+  }
+
   function statusText(st) {
     if (st.result) return `Game over: ${st.result.result}, ${st.result.reason}. To play again, clear the board and set up the start position.`;
     if (st.syncing && st.mismatch) return `The board does not match the game: ${fixText(st)}.`;
-    if (st.syncing) return `Set the board as lit: ${fixText(st)}.`;
+    const duty = dutyText(st);
+    if (st.syncing) {
+      const back = backText(st);
+      const then = duty ? `; then ${duty}` : '';
+      return back ? `${cap(back)}${then}.` : `Set the board as lit: ${fixText(st)}${then}.`;
+    }
     if (st.pending) return `Waiting for ${chooserName(st.pending.chooser)} to choose.`;
     const aw = st.remote && st.remote.awaiting;
-    if (aw) return `${cap(st.turn)} plays ${aw.san}: move the man from ${aw.from} to ${aw.to}.`;
+    if (aw) return `${cap(st.turn)} to move: carry out ${aw.san}, ${carryText(st, aw)}.`;
     const ld = st.landing;
     if (ld) {
       const needs = { rook: ' (castling: now the rook)', victim: ` (en passant: take the pawn off)`, piece: ' (name the piece)' };
       return `${cap(st.turn)} plays ${ld.san || ld.uci}: pending until the hand leaves it${needs[ld.needs] || ''}.`;
     }
+    if (duty) return `${duty}.`;
     return `${cap(st.turn)} to move.`;
   }
 
@@ -561,7 +628,7 @@
     const hint = st.remote && st.remote.hint;
     const doing = [];
     if (o.thinking) doing.push(`${o.name} is thinking…`);
-    else if (aw && !st.result) doing.push(`${o.name} plays ${aw.san}${o.book ? ' (from its book)' : ''}: move the man from ${aw.from} to ${aw.to}.`);
+    else if (aw && !st.result) doing.push(`${o.name} plays ${aw.san}${o.book ? ' (from its book)' : ''}: ${carryText(st, aw)}.`);
     if (o.hinting) doing.push('Looking for a hint…');
     else if (hint) doing.push(`Hint: ${hint.san}, from ${hint.from} to ${hint.to}.`);
     const draw = { offered: 'Draw offered: the engine answers with its next move.', declined: 'The engine declined the draw.', accepted: 'The engine accepted the draw.' }[o.draw];
