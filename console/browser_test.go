@@ -527,3 +527,47 @@ func TestBrowserSetUpInOneClick(t *testing.T) {
 		}
 	}
 }
+
+// The game's clocks on the page, on a desktop and on a phone: large, above
+// the board, the running side's counted down between states, and its flag
+// shown fallen when its time is out.
+func TestBrowserClocks(t *testing.T) {
+	r := newRig(t, rigOptions{timeControl: "3"})
+	pages := map[string]context.Context{"desktop": tab(t, r.url+"/"), "phone": phone(t, r.url+"/", phoneWidth)}
+	for name, page := range pages {
+		waitJS(t, page, name+": the clocks", `!document.getElementById('clocks').hidden && document.querySelector('#clock-white .time').textContent === '0:03.0'`)
+	}
+	// Black presses the clock: White's time runs.
+	click(t, pages["desktop"], `button[data-press="clock"][data-side="black"]`)
+	for name, page := range pages {
+		waitJS(t, page, name+": White's clock running", `document.getElementById('clock-white').dataset.running === 'yes' && document.getElementById('clock-black').dataset.running === 'no'`)
+		tests := []struct{ what, js, want string }{
+			{"counting down", `(() => { const a = document.querySelector('#clock-white .time').textContent; return new Promise(ok => setTimeout(() => ok(String(document.querySelector('#clock-white .time').textContent < a)), 400)); })()`, "true"},
+			{"large", `String(parseFloat(getComputedStyle(document.querySelector('#clock-white .time')).fontSize) >= 24)`, "true"},
+			{"in view", `String(document.getElementById('clocks').getBoundingClientRect().bottom <= innerHeight && document.getElementById('clocks').getBoundingClientRect().bottom <= document.getElementById('board').getBoundingClientRect().top + 1)`, "true"},
+			{"Black standing", `document.querySelector('#clock-black .time').textContent`, "0:03.0"},
+		}
+		for _, tc := range tests {
+			got, err := chromedp.Run(page, chromedp.Evaluate[string](tc.js, chromedp.EvalAwaitPromise))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got != tc.want {
+				t.Errorf("%s: %s: got %q, want %q", name, tc.what, got, tc.want)
+			}
+		}
+	}
+	for name, page := range pages {
+		waitJS(t, page, name+": White's flag", `document.getElementById('clock-white').dataset.flag === 'yes' && document.querySelector('#clock-white .who').textContent === 'White: flag' && document.querySelector('#clock-white .time').textContent === '0:00.0' && document.getElementById('clock-black').dataset.flag === 'no'`)
+		if l := measure(t, page); l.Page > l.Window {
+			t.Errorf("%s: the page lays out %v px wide in a window of %v px: %v", name, l.Page, l.Window, l.Overflowing)
+		}
+	}
+	st, err := r.local.State(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Clock == nil || st.Clock.Flag != "white" {
+		t.Errorf("the state's clock %+v: want White's flag fallen", st.Clock)
+	}
+}

@@ -341,8 +341,18 @@ type Result struct {
 
 // Clock is the players' remaining time, when a clock runs.
 type Clock struct {
+	// White and Black are the times left as a clock shows them (h:mm:ss).
 	White string `json:"white"`
 	Black string `json:"black"`
+	// WhiteMs and BlackMs are the same in milliseconds, as of the moment
+	// the state was taken; Running names the side whose time runs then
+	// ("" for none), for the page to count down until the next state;
+	// Flag names the side whose flag has fallen. A board that knows only
+	// the times shown leaves them zero and empty.
+	WhiteMs int64  `json:"white_ms,omitempty"`
+	BlackMs int64  `json:"black_ms,omitempty"`
+	Running string `json:"running,omitempty"`
+	Flag    string `json:"flag,omitempty"`
 }
 
 var boardIDPattern = regexp.MustCompile(`^[A-Za-z0-9._-]{1,64}$`)

@@ -46,6 +46,8 @@ type rigOptions struct {
 	// the board from the start.
 	setup  string
 	remote [2]bool
+	// timeControl sets the game's clocks (clock.Parse).
+	timeControl string
 }
 
 func newRig(t testing.TB, o rigOptions) *rig {
@@ -53,7 +55,7 @@ func newRig(t testing.TB, o rigOptions) *rig {
 	if o.laws == "" {
 		o.laws = "fide2023"
 	}
-	opts := game.Options{Laws: o.laws, Timing: o.timing, Setup: o.setup, Remote: o.remote}
+	opts := game.Options{Laws: o.laws, Timing: o.timing, Setup: o.setup, Remote: o.remote, TimeControl: o.timeControl}
 	if o.setup != "" {
 		start, err := board.ParseFEN(board.StartFEN)
 		if err != nil {

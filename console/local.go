@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/boardd/boardd/board"
+	"github.com/boardd/boardd/clock"
 	"github.com/boardd/boardd/game"
 	"github.com/boardd/boardd/led"
 	"github.com/boardd/boardd/lighting"
@@ -303,7 +304,11 @@ func (l *Local) frame(s *game.Snapshot) led.Frame {
 
 // State returns a snapshot taken on the runner's goroutine.
 func (l *Local) State(ctx context.Context) (State, error) {
-	return query(l, ctx, l.snapshot)
+	ch := make(chan State, 1)
+	if err := l.do(ctx, func(p *game.Game, now time.Duration) { ch <- l.snapshot(p, now) }); err != nil {
+		return State{}, err
+	}
+	return <-ch, nil
 }
 
 // PGN returns the game as played.
@@ -342,8 +347,8 @@ func (l *Local) Submit(ctx context.Context, in trace.Line) error {
 	return nil
 }
 
-// snapshot builds the state; it runs on the runner's goroutine.
-func (l *Local) snapshot(p *game.Game) State {
+// snapshot builds the state as of now; it runs on the runner's goroutine.
+func (l *Local) snapshot(p *game.Game, now time.Duration) State {
 	snap := p.Snapshot()
 	pos := snap.Position
 	shown := snap.Expected
@@ -380,6 +385,9 @@ func (l *Local) snapshot(p *game.Game) State {
 		st.Clock = &c
 	}
 	l.mu.Unlock()
+	if snap.Clocks != nil {
+		st.Clock = clockOf(snap.Clocks, now-snap.T)
+	}
 
 	for sq := range 64 {
 		s := board.Square(sq)
@@ -440,6 +448,24 @@ func (l *Local) snapshot(p *game.Game) State {
 		st.Opponent = l.opts.Opponent.Opponent()
 	}
 	return st
+}
+
+// clockOf is the clocks as the page shows them, since later than the
+// snapshot took them: the running side's time is counted down by since.
+func clockOf(k *game.Clocks, since time.Duration) *Clock {
+	c := &Clock{White: k.White, Black: k.Black, WhiteMs: k.WhiteLeft.Milliseconds(), BlackMs: k.BlackLeft.Milliseconds()}
+	switch k.Status {
+	case clock.Running:
+		c.Running = k.Running.String()
+		left := &c.WhiteMs
+		if k.Running == board.Black {
+			left = &c.BlackMs
+		}
+		*left = max(0, *left-max(0, since).Milliseconds())
+	case clock.Flagged:
+		c.Flag = k.Running.String()
+	}
+	return c
 }
 
 // faultsOf names the faults a snapshot shows, never nil.

@@ -676,6 +676,34 @@
     return h ? `${h}:${String(m).padStart(2, '0')}:${sec}` : `${m}:${sec}`;
   }
 
+  // drawClocks shows the game's clocks, counting the running side's time
+  // down from the state's word until the next state comes; a side whose
+  // time is out shows its flag fallen. A board that sends only the times
+  // shown (no milliseconds) is shown as it sends them.
+  let clockTimer = null;
+  function drawClocks(st) {
+    const c = st.clock;
+    el('clocks').hidden = !c;
+    if (clockTimer) { clearInterval(clockTimer); clockTimer = null; }
+    if (!c) return;
+    const counted = c.white_ms !== undefined || c.black_ms !== undefined;
+    const since = Date.now();
+    const tick = () => {
+      for (const side of ['white', 'black']) {
+        const e = el('clock-' + side);
+        let ms = c[side + '_ms'] || 0;
+        if (c.running === side) ms -= Date.now() - since;
+        const flag = c.flag === side || (counted && ms <= 0 && (c.running === side || c.flag === side));
+        e.querySelector('.time').textContent = counted ? clockText(ms) : c[side];
+        e.querySelector('.who').textContent = flag ? `${cap(side)}: flag` : cap(side);
+        e.dataset.running = c.running === side && !flag ? 'yes' : 'no';
+        e.dataset.flag = flag ? 'yes' : 'no';
+      }
+    };
+    tick();
+    if (counted && c.running) clockTimer = setInterval(tick, 100);
+  }
+
   // drawOnline shows a game played on lichess in the engine's panel: the
   // opponent and the game's page, lichess's clocks (the running one counted
   // down here from lichess's last word), the link, offers and notices.
@@ -755,6 +783,7 @@
     res.hidden = !st.result;
     res.textContent = st.result ? `Result ${st.result.result}: ${st.result.reason}${st.result.law ? ' (' + st.result.law + ')' : ''}.` : '';
     drawMoves(st);
+    drawClocks(st);
     drawEngine(st);
     const sel = el('laws-select');
     if (document.activeElement !== sel) sel.value = st.laws.id;
