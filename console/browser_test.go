@@ -571,3 +571,47 @@ func TestBrowserClocks(t *testing.T) {
 		t.Errorf("the state's clock %+v: want White's flag fallen", st.Clock)
 	}
 }
+
+// A promotion on the simulated board: once the pawn stands on its last
+// rank, a picker covers the board with the four pieces, the queen over the
+// promotion square, on a phone and on a desktop, for either side; a click
+// names the piece and the move is made.
+func TestBrowserPromotionPicker(t *testing.T) {
+	tests := []struct {
+		name, fen, from, to, piece, san string
+	}{
+		{"White, a knight", "7k/P7/8/8/8/8/8/4K3 w - - 0 1", "a7", "a8", "n", "a8=N"},
+		{"Black, a queen", "4k3/8/8/8/8/8/6p1/K7 b - - 0 1", "g2", "g1", "q", "g1=Q"},
+	}
+	for _, width := range []int64{phoneWidth, desktopWidth} {
+		for _, tc := range tests {
+			t.Run(tc.name+" at "+strconv.FormatInt(width, 10)+" px", func(t *testing.T) {
+				r := newRig(t, rigOptions{setup: tc.fen})
+				page := at(t, r.url+"/", width)
+				click(t, page, `#setup`)
+				waitJS(t, page, "the position set up", `document.getElementById('status').dataset.syncing === '' && document.getElementById('setup').hidden`)
+				waitJS(t, page, "no picker", `document.getElementById('promotion') === null`)
+				squares(t, page, tc.from, tc.to)
+				waitJS(t, page, "the picker", `document.getElementById('promotion') !== null`)
+				// The queen stands over the promotion square, and the picker
+				// is in the window.
+				over := `(() => { const q = document.querySelector('#promotion [data-promote="q"] rect').getBoundingClientRect(); const s = document.querySelector('rect.hit[data-square="` + tc.to + `"]').getBoundingClientRect(); return String(Math.abs(q.x + q.width / 2 - s.x - s.width / 2) < 2 && Math.abs(q.y + q.height / 2 - s.y - s.height / 2) < 2 && q.width > 30); })()`
+				if got := jsString(t, page, over); got != "true" {
+					t.Errorf("the queen is not over %s", tc.to)
+				}
+				if got := jsString(t, page, `Array.from(document.querySelectorAll('#promotion [data-promote]')).map(b => b.dataset.promote).join('')`); got != "qnrb" {
+					t.Errorf("the picker offers %q", got)
+				}
+				if err := chromedp.Do(page, chromedp.ScrollIntoView(chromedp.CSS(`#promotion [data-promote="`+tc.piece+`"]`))); err != nil {
+					t.Fatal(err)
+				}
+				click(t, page, `#promotion [data-promote="`+tc.piece+`"]`)
+				waitJS(t, page, "the promotion made", movesAre(tc.san+"+")+` || `+movesAre(tc.san))
+				waitJS(t, page, "the picker gone", `document.getElementById('promotion') === null`)
+				if l := measure(t, page); l.Page > l.Window {
+					t.Errorf("the page lays out %v px wide in a window of %v px: %v", l.Page, l.Window, l.Overflowing)
+				}
+			})
+		}
+	}
+}

@@ -189,6 +189,36 @@
     }
   }
 
+  // drawPromotion shows, on the simulated board, a picker over the square a
+  // pawn has reached on its last rank while the piece is still to be
+  // named: a queen, knight, rook and bishop, one a square from the
+  // promotion square towards the middle of the board; a click names it.
+  function drawPromotion(st) {
+    const root = el('board');
+    const old = document.getElementById('promotion');
+    if (old) old.remove();
+    const ld = st.landing;
+    if (!st.simulated || st.result || !ld || ld.needs !== 'piece') return;
+    const who = st.turn;
+    const file = FILES.indexOf(ld.to[0]);
+    const last = Number(ld.to[1]) - 1;
+    const step = last === 7 ? -1 : 1;
+    const g = svg('g', { id: 'promotion', 'data-square': ld.to, role: 'group', 'aria-label': 'promote to' }, root);
+    svg('rect', { class: 'promo-veil', x: 0, y: 0, width: 840, height: 840 }, g);
+    ['q', 'n', 'r', 'b'].forEach((piece, i) => {
+      const rank = last + step * i;
+      const x = 20 + (flipped ? 7 - file : file) * 100;
+      const y = 20 + (flipped ? rank : 7 - rank) * 100;
+      const b = svg('g', { class: 'promo-choice', 'data-promote': piece, role: 'button', 'aria-label': PIECE[piece], tabindex: 0 }, g);
+      svg('rect', { x: x + 2, y: y + 2, width: 96, height: 96, rx: 48 }, b);
+      const t = svg('text', { class: `man ${who}`, x: x + 50, y: y + 56 }, b);
+      t.textContent = GLYPH[piece] + TEXT;
+      const pick = () => send({ promote: piece, side: who });
+      b.addEventListener('click', pick);
+      b.addEventListener('keydown', (e) => { if (e.key === 'Enter' || e.key === ' ') pick(); });
+    });
+  }
+
   // A click on the simulated board. On an empty square it sets down the
   // man in hand; on a man it picks him up, unless a man of the other side
   // is in hand: then it takes him (lifts him and sets the man in hand down
@@ -769,6 +799,7 @@
     el('sim').hidden = !st.simulated;
     el('board').classList.toggle('sim', st.simulated);
     drawSquares(st);
+    drawPromotion(st);
     el('status').textContent = statusText(st);
     el('status').dataset.syncing = st.syncing ? (st.mismatch ? 'mismatch' : 'restore') : '';
     const fault = el('fault');
