@@ -471,3 +471,35 @@ func TestEvaluationsNoted(t *testing.T) {
 		t.Errorf("PGN:\n%s", pgn)
 	}
 }
+
+// The players' names come back to a side the engine leaves: with names
+// given, the tag of the side it played takes the name of the player there
+// again; without, "?".
+func TestTagsAfterChangeOfSides(t *testing.T) {
+	tests := []struct {
+		name    string
+		players [2]string
+		want    string
+	}{
+		{"names given", [2]string{board.White: "Anna", board.Black: "Ben"}, `[Black "Ben"]`},
+		{"no names", [2]string{}, `[Black "?"]`},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			f := newFake()
+			b := newBoard(t, game.Options{})
+			m := startMatch(t, b, opponent.Options{Player: f, Side: opponent.Black, Players: tc.players})
+			eventually(t, "the PGN to name the engine as Black", func() bool {
+				_, pgn := b.live()
+				return strings.Contains(pgn, `[Black "Fake 1.0, depth 1"]`)
+			})
+			if err := m.SetSide(context.Background(), opponent.White); err != nil {
+				t.Fatal(err)
+			}
+			eventually(t, "the PGN to name the engine as White and "+tc.want, func() bool {
+				_, pgn := b.live()
+				return strings.Contains(pgn, `[White "Fake 1.0, depth 1"]`) && strings.Contains(pgn, tc.want)
+			})
+		})
+	}
+}

@@ -35,6 +35,10 @@ type Options struct {
 	// leaves the player time to carry them out (default 2s; negative:
 	// none).
 	Allowance time.Duration
+	// Players are the names of the players at the board, by colour
+	// (board.White, board.Black): the tag of a side the opponent leaves
+	// (it changes sides) takes the name again; "" leaves it "?".
+	Players [2]string
 	// SetTag sets a PGN tag of the game (journalled by the daemon); nil
 	// sets it on the game alone.
 	SetTag func(ctx context.Context, name, value string) error
@@ -671,6 +675,9 @@ func (m *Match) keepTags(ctx context.Context, side board.Color) {
 	m.mu.Lock()
 	if m.labels[m.tags[tagOf[side.Other()]]] {
 		want[tagOf[side.Other()]] = "?"
+		if name := m.o.Players[side.Other()]; name != "" {
+			want[tagOf[side.Other()]] = name
+		}
 	}
 	if m.o.Annotate != nil {
 		want["Annotator"] = name
