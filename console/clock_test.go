@@ -37,3 +37,24 @@ func TestClockOf(t *testing.T) {
 		})
 	}
 }
+
+// The players' names from the game's tags: "?" and no tag are unknown.
+func TestPlayersOf(t *testing.T) {
+	tests := []struct {
+		name string
+		tags map[string]string
+		want Players
+	}{
+		{"none", nil, Players{}},
+		{"unknown", map[string]string{"White": "?", "Black": "?"}, Players{}},
+		{"named", map[string]string{"White": "Anna", "Black": "Stockfish 16, Skill Level 5"}, Players{White: "Anna", Black: "Stockfish 16, Skill Level 5"}},
+		{"one named", map[string]string{"White": "?", "Black": "Ben"}, Players{Black: "Ben"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := playersOf(tc.tags); got != tc.want {
+				t.Errorf("got %+v, want %+v", got, tc.want)
+			}
+		})
+	}
+}

@@ -109,6 +109,9 @@ type State struct {
 	Landing *Landing `json:"landing,omitempty"`
 	Result  *Result  `json:"result"`
 	Clock   *Clock   `json:"clock,omitempty"`
+	// Players names who plays each side, as the game's White and Black
+	// tags say.
+	Players Players `json:"players"`
 	// Faults names what is wrong with the board beside the game ("sensor":
 	// its sensors are not to be trusted; "journal": the game is not being
 	// saved); empty when all is well.
@@ -337,6 +340,13 @@ type Result struct {
 	Result report.Outcome `json:"result"`
 	Reason string         `json:"reason"`
 	Law    report.Law     `json:"law"`
+}
+
+// Players are the names of the players, by side: the game's White and
+// Black tags, empty when unknown ("?" in the PGN).
+type Players struct {
+	White string `json:"white"`
+	Black string `json:"black"`
 }
 
 // Clock is the players' remaining time, when a clock runs.

@@ -238,3 +238,61 @@ func TestBrowserRemoteMoveInWords(t *testing.T) {
 		}
 	}
 }
+
+// The board faces the player: turned with Black at the bottom when the
+// engine plays White, White at the bottom when it plays Black; the flip
+// button turns it from there, and the page remembers the turn when it is
+// loaded again. The players' names show above the board, on a phone and on
+// a desktop.
+func TestBrowserBoardFacesThePlayer(t *testing.T) {
+	// a1's square stands at the bottom left (20, 720) as White sees the
+	// board, at the top right (720, 20) as Black does.
+	const a1 = `(() => { const r = document.querySelector('rect.hit[data-square="a1"]'); return r.getAttribute('x') + ',' + r.getAttribute('y'); })()`
+	const whiteView, blackView = "20,720", "720,20"
+	tests := []struct {
+		name             string
+		engine           string
+		first, afterFlip string
+		who              string
+	}{
+		{"the engine plays White", "white", blackView, whiteView, "White: Fake 1.0|Black: Anna"},
+		{"the engine plays Black", "black", whiteView, blackView, "White: Anna|Black: Fake 1.0"},
+	}
+	for _, width := range []int64{phoneWidth, desktopWidth} {
+		for _, tc := range tests {
+			t.Run(tc.name+" at "+strconv.FormatInt(width, 10)+" px", func(t *testing.T) {
+				tags := map[string]string{"White": "Anna", "Black": "Fake 1.0"}
+				if tc.engine == "white" {
+					tags = map[string]string{"White": "Fake 1.0", "Black": "Anna"}
+				}
+				r := newRig(t, rigOptions{opponent: &fakeOpponent{side: tc.engine}, tags: tags})
+				page := at(t, r.url+"/", width)
+				waitJS(t, page, "the engine's panel", `!document.getElementById('engine').hidden`)
+				if got := jsString(t, page, a1); got != tc.first {
+					t.Errorf("a1 at %s, want %s", got, tc.first)
+				}
+				if got := jsString(t, page, `Array.from(document.querySelectorAll('#clocks .who')).map(e => e.textContent).join('|')`); got != tc.who {
+					t.Errorf("the players shown: %q, want %q", got, tc.who)
+				}
+				if got := jsString(t, page, `String(!document.getElementById('clocks').hidden && document.getElementById('clocks').getBoundingClientRect().bottom <= innerHeight)`); got != "true" {
+					t.Errorf("the players are not in view")
+				}
+				click(t, page, `#flip`)
+				if got := jsString(t, page, a1); got != tc.afterFlip {
+					t.Errorf("after the flip a1 at %s, want %s", got, tc.afterFlip)
+				}
+				if err := chromedp.Do(page, chromedp.Reload()); err != nil {
+					t.Fatal(err)
+				}
+				waitJS(t, page, "the page again", `document.getElementById('conn').className === 'up' && !document.getElementById('engine').hidden`)
+				if got := jsString(t, page, a1); got != tc.afterFlip {
+					t.Errorf("loaded again, a1 at %s, want %s (the flip remembered)", got, tc.afterFlip)
+				}
+				click(t, page, `#flip`)
+				if got := jsString(t, page, a1); got != tc.first {
+					t.Errorf("flipped back, a1 at %s, want %s", got, tc.first)
+				}
+			})
+		}
+	}
+}

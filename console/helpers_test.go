@@ -48,6 +48,8 @@ type rigOptions struct {
 	remote [2]bool
 	// timeControl sets the game's clocks (clock.Parse).
 	timeControl string
+	// tags are the game's PGN tags.
+	tags map[string]string
 }
 
 func newRig(t testing.TB, o rigOptions) *rig {
@@ -55,7 +57,7 @@ func newRig(t testing.TB, o rigOptions) *rig {
 	if o.laws == "" {
 		o.laws = "fide2023"
 	}
-	opts := game.Options{Laws: o.laws, Timing: o.timing, Setup: o.setup, Remote: o.remote, TimeControl: o.timeControl}
+	opts := game.Options{Laws: o.laws, Timing: o.timing, Setup: o.setup, Remote: o.remote, TimeControl: o.timeControl, Tags: o.tags}
 	if o.setup != "" {
 		start, err := board.ParseFEN(board.StartFEN)
 		if err != nil {

@@ -13,6 +13,7 @@ import (
 	"github.com/boardd/boardd/game"
 	"github.com/boardd/boardd/led"
 	"github.com/boardd/boardd/lighting"
+	"github.com/boardd/boardd/pgn"
 	"github.com/boardd/boardd/placement"
 	"github.com/boardd/boardd/report"
 	"github.com/boardd/boardd/trace"
@@ -367,7 +368,9 @@ func (l *Local) snapshot(p *game.Game, now time.Duration) State {
 		Missing:    []string{},
 		Extra:      []string{},
 	}
-	st.Moves = pgnMoves(p.PGN())
+	rec := p.Record()
+	st.Moves = pgnMoves(pgn.Write(&rec))
+	st.Players = playersOf(rec.Tags)
 
 	l.mu.Lock()
 	l.ply = snap.Moves
@@ -448,6 +451,17 @@ func (l *Local) snapshot(p *game.Game, now time.Duration) State {
 		st.Opponent = l.opts.Opponent.Opponent()
 	}
 	return st
+}
+
+// playersOf names the players from a game's tags; "?" is unknown.
+func playersOf(tags map[string]string) Players {
+	name := func(tag string) string {
+		if v := tags[tag]; v != "?" {
+			return v
+		}
+		return ""
+	}
+	return Players{White: name("White"), Black: name("Black")}
 }
 
 // clockOf is the clocks as the page shows them, since later than the

@@ -7,6 +7,10 @@
   const GLYPH = { k: '\u265A', q: '\u265B', r: '\u265C', b: '\u265D', n: '\u265E', p: '\u265F' };
   const TEXT = '\uFE0E'; // text, not emoji, presentation
   const TOKEN_KEY = 'boardd-arbiter-token';
+  // TURNED_KEY keeps the flip button's choice: the board turned from the
+  // way it faces by itself (White at the bottom, Black when an engine plays
+  // White).
+  const TURNED_KEY = 'boardd-board-turned';
   const FILES = 'abcdefgh';
   const PIECE = { k: 'king', q: 'queen', r: 'rook', b: 'bishop', n: 'knight', p: 'pawn' };
   // Option ids in plain words (GET /api/options), for the rulings in the
@@ -18,6 +22,7 @@
   let token = '';
   let state = null;
   let flipped = false;
+  let turned = false;
   let occupied = new Set();
   let queue = Promise.resolve();
   let inflight = 0; // inputs sent and not yet answered
@@ -706,15 +711,26 @@
     return h ? `${h}:${String(m).padStart(2, '0')}:${sec}` : `${m}:${sec}`;
   }
 
-  // drawClocks shows the game's clocks, counting the running side's time
-  // down from the state's word until the next state comes; a side whose
-  // time is out shows its flag fallen. A board that sends only the times
-  // shown (no milliseconds) is shown as it sends them.
+  // drawClocks shows the players, by name where known, and the game's
+  // clocks, counting the running side's time down from the state's word
+  // until the next state comes; a side whose time is out shows its flag
+  // fallen. A board that sends only the times shown (no milliseconds) is
+  // shown as it sends them.
   let clockTimer = null;
   function drawClocks(st) {
     const c = st.clock;
-    el('clocks').hidden = !c;
+    const names = st.players || {};
+    el('clocks').hidden = !c && !names.white && !names.black;
     if (clockTimer) { clearInterval(clockTimer); clockTimer = null; }
+    for (const side of ['white', 'black']) {
+      const who = el('clock-' + side).querySelector('.who');
+      who.textContent = names[side] ? `${cap(side)}: ${names[side]}` : cap(side);
+      who.title = who.textContent;
+      el('clock-' + side).querySelector('.time').hidden = !c;
+      el('clock-' + side).querySelector('.flag').hidden = true;
+      el('clock-' + side).dataset.running = 'no';
+      el('clock-' + side).dataset.flag = 'no';
+    }
     if (!c) return;
     const counted = c.white_ms !== undefined || c.black_ms !== undefined;
     const since = Date.now();
@@ -725,7 +741,7 @@
         if (c.running === side) ms -= Date.now() - since;
         const flag = c.flag === side || (counted && ms <= 0 && (c.running === side || c.flag === side));
         e.querySelector('.time').textContent = counted ? clockText(ms) : c[side];
-        e.querySelector('.who').textContent = flag ? `${cap(side)}: flag` : cap(side);
+        e.querySelector('.flag').hidden = !flag;
         e.dataset.running = c.running === side && !flag ? 'yes' : 'no';
         e.dataset.flag = flag ? 'yes' : 'no';
       }
@@ -789,9 +805,21 @@
     el('engine-eval').hidden = true;
   }
 
+  // facing turns the board to the player: Black at the bottom when the
+  // engine (or the opponent online) plays White, unless the flip button
+  // turned it.
+  function facing(st) {
+    const black = !!(st.opponent && st.opponent.side === 'white');
+    if ((black !== turned) !== flipped) {
+      flipped = black !== turned;
+      buildBoard();
+    }
+  }
+
   function render(st) {
     state = st;
     adopt(st);
+    facing(st);
     document.title = `boardd ${st.board}`;
     el('laws').textContent = `${st.laws.name} (${st.laws.id})${st.tournament ? ', tournament' : ''}`;
     el('laws').dataset.laws = st.laws.id;
@@ -902,14 +930,19 @@
     el('one-by-one').addEventListener('change', drawHand);
     el('setup').addEventListener('click', setUp);
     el('flip').addEventListener('click', () => {
-      flipped = !flipped;
-      buildBoard();
+      turned = !turned;
+      try {
+        if (turned) localStorage.setItem(TURNED_KEY, '1'); else localStorage.removeItem(TURNED_KEY);
+      } catch (e) { /* private mode */ }
       if (state) render(state);
+      else { flipped = turned; buildBoard(); }
     });
   }
 
   async function init() {
     readToken();
+    try { turned = localStorage.getItem(TURNED_KEY) === '1'; } catch (e) { turned = false; }
+    flipped = turned;
     boardId = new URLSearchParams(location.search).get('board') || '';
     if (!boardId) {
       try {
