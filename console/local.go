@@ -510,7 +510,9 @@ func landingOf(snap *game.Snapshot) *Landing {
 		q := m
 		q.Promo = board.Queen
 		if an.IsLegal(q) {
-			l.SAN = strings.TrimSuffix(an.SAN(q), "=Q")
+			// The piece, and so any check, is not known yet: "a8", not
+			// "a8=Q+".
+			l.SAN, _, _ = strings.Cut(an.SAN(q), "=")
 		}
 	}
 	return l

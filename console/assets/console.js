@@ -464,6 +464,7 @@
     const aw = st.remote && st.remote.awaiting;
     if (aw) return `${cap(st.turn)} to move: carry out ${aw.san}, ${carryText(st, aw)}.`;
     const ld = st.landing;
+    if (ld && ld.needs === 'piece') return `${cap(st.turn)} promotes on ${ld.to}: choose the piece${st.simulated ? ' over the square' : ''}.`;
     if (ld) {
       const needs = { rook: ' (castling: now the rook)', victim: ` (en passant: take the pawn off)`, piece: ' (name the piece)' };
       return `${cap(st.turn)} plays ${ld.san || ld.uci}: pending until the hand leaves it${needs[ld.needs] || ''}.`;
