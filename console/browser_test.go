@@ -539,6 +539,8 @@ func TestBrowserClocks(t *testing.T) {
 	}
 	// Black presses the clock: White's time runs.
 	click(t, pages["desktop"], `button[data-press="clock"][data-side="black"]`)
+	waitJS(t, pages["phone"], "phone: White's clock running", `document.getElementById('clock-white').dataset.running === 'yes'`)
+	screenshot(t, pages["phone"], "console-clocks-phone.png")
 	for name, page := range pages {
 		waitJS(t, page, name+": White's clock running", `document.getElementById('clock-white').dataset.running === 'yes' && document.getElementById('clock-black').dataset.running === 'no'`)
 		tests := []struct{ what, js, want string }{
@@ -593,6 +595,13 @@ func TestBrowserPromotionPicker(t *testing.T) {
 				waitJS(t, page, "no picker", `document.getElementById('promotion') === null`)
 				squares(t, page, tc.from, tc.to)
 				waitJS(t, page, "the picker", `document.getElementById('promotion') !== null`)
+				side := "White"
+				if tc.from[1] == '2' {
+					side = "Black"
+				}
+				if got, want := jsString(t, page, `document.getElementById('status').textContent`), side+" promotes on "+tc.to+": choose the piece over the square."; got != want {
+					t.Errorf("status %q, want %q", got, want)
+				}
 				// The queen stands over the promotion square, and the picker
 				// is in the window.
 				over := `(() => { const q = document.querySelector('#promotion [data-promote="q"] rect').getBoundingClientRect(); const s = document.querySelector('rect.hit[data-square="` + tc.to + `"]').getBoundingClientRect(); return String(Math.abs(q.x + q.width / 2 - s.x - s.width / 2) < 2 && Math.abs(q.y + q.height / 2 - s.y - s.height / 2) < 2 && q.width > 30); })()`
@@ -601,6 +610,9 @@ func TestBrowserPromotionPicker(t *testing.T) {
 				}
 				if got := jsString(t, page, `Array.from(document.querySelectorAll('#promotion [data-promote]')).map(b => b.dataset.promote).join('')`); got != "qnrb" {
 					t.Errorf("the picker offers %q", got)
+				}
+				if width == phoneWidth && tc.from == "a7" {
+					screenshot(t, page, "console-promotion-phone.png")
 				}
 				if err := chromedp.Do(page, chromedp.ScrollIntoView(chromedp.CSS(`#promotion [data-promote="`+tc.piece+`"]`))); err != nil {
 					t.Fatal(err)
