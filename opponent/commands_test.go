@@ -357,6 +357,11 @@ func TestDrawOffer(t *testing.T) {
 				t.Errorf("declined, yet result %+v after %d moves", s.Result, s.Moves)
 			}
 			eventually(t, "the state to say the draw was declined", func() bool { return m.State().Draw == opponent.DrawDeclined })
+			// The word stays while the reply is carried out and goes with
+			// the player's next move.
+			h.Choose = fixed("d2d4")
+			play(t, h, func(s *game.Snapshot) bool { return s.Moves == 3 })
+			eventually(t, "the declined offer forgotten after the next move", func() bool { return m.State().Draw == "" })
 		})
 	}
 }

@@ -126,6 +126,9 @@ type Match struct {
 	retryAt  time.Duration
 	wasOver  bool
 	tagsRead bool
+	// declinedAt is the moves made once the engine's reply that declined
+	// a draw offer is made; 0 when no declined offer is shown.
+	declinedAt int
 }
 
 // inflight is a question asked and not yet answered.
@@ -346,6 +349,27 @@ func (m *Match) Run(ctx context.Context) error {
 	}
 }
 
+// forgetDecline clears a declined draw offer from the state once the
+// player has moved again after the engine's reply that declined it: the
+// word belongs to the moves it answered, not to the rest of the game.
+func (m *Match) forgetDecline(moves int) {
+	if m.declinedAt == 0 {
+		return
+	}
+	if m.State().Draw != DrawDeclined {
+		m.declinedAt = 0
+		return
+	}
+	if moves > m.declinedAt {
+		m.declinedAt = 0
+		m.update(func(s *State) {
+			if s.Draw == DrawDeclined {
+				s.Draw = ""
+			}
+		})
+	}
+}
+
 // step brings the match up to date with the game: the sides, the tags,
 // the question in flight and the hint.
 func (m *Match) step(ctx context.Context) {
@@ -372,6 +396,7 @@ func (m *Match) step(ctx context.Context) {
 			s.Move, s.Book, s.Eval, s.Hint, s.HintEval, s.Draw = "", false, nil, "", nil, ""
 		})
 	}
+	m.forgetDecline(snap.Moves)
 
 	var want [2]bool
 	want[side] = true
@@ -546,6 +571,7 @@ func (m *Match) answered(ctx context.Context, a Answer) {
 			return
 		}
 		m.log.Info("opponent: draw offer declined", "eval", a.Eval.String())
+		m.declinedAt = f.key.moves + 1
 		m.update(func(s *State) { s.Draw = DrawDeclined })
 	}
 	l := trace.Line{Kind: trace.Opponent, Move: a.Move}
