@@ -296,3 +296,27 @@ func TestBrowserBoardFacesThePlayer(t *testing.T) {
 		}
 	}
 }
+
+// A player may hide the engine's evaluation while playing: the switch
+// hides the bar and the best line, the page remembers it when loaded again,
+// and the switch shows them again. On a phone and on a desktop.
+func TestBrowserHideEvaluation(t *testing.T) {
+	for _, width := range []int64{phoneWidth, desktopWidth} {
+		t.Run(strconv.FormatInt(width, 10)+" px", func(t *testing.T) {
+			r := newRig(t, rigOptions{opponent: &fakeOpponent{}})
+			page := at(t, r.url+"/", width)
+			waitJS(t, page, "the evaluation", `!document.getElementById('engine-eval').hidden && !document.getElementById('eval-switch').hidden`)
+			click(t, page, `#show-eval`)
+			waitJS(t, page, "the evaluation hidden", `document.getElementById('engine-eval').hidden && !document.getElementById('eval-switch').hidden`)
+			if err := chromedp.Do(page, chromedp.Reload()); err != nil {
+				t.Fatal(err)
+			}
+			waitJS(t, page, "the page again", `document.getElementById('conn').className === 'up' && !document.getElementById('engine').hidden`)
+			if got := jsString(t, page, `String(document.getElementById('engine-eval').hidden) + ' ' + document.getElementById('show-eval').checked`); got != "true false" {
+				t.Errorf("loaded again: evaluation hidden, switch on: %s, want true false", got)
+			}
+			click(t, page, `#show-eval`)
+			waitJS(t, page, "the evaluation shown again", `!document.getElementById('engine-eval').hidden`)
+		})
+	}
+}

@@ -11,6 +11,9 @@
   // way it faces by itself (White at the bottom, Black when an engine plays
   // White).
   const TURNED_KEY = 'boardd-board-turned';
+  // NO_EVAL_KEY keeps a player's wish not to see the engine's evaluation
+  // while playing.
+  const NO_EVAL_KEY = 'boardd-no-eval';
   const FILES = 'abcdefgh';
   const PIECE = { k: 'king', q: 'queen', r: 'rook', b: 'bishop', n: 'knight', p: 'pawn' };
   // Option ids in plain words (GET /api/options), for the rulings in the
@@ -538,6 +541,7 @@
       san.textContent = m.san;
       li.append(num, san);
       for (const c of m.comments || []) {
+        if (!el('show-eval').checked && /\[%eval /.test(c)) continue;
         const sp = document.createElement('span');
         sp.className = 'comment';
         sp.textContent = c;
@@ -671,7 +675,8 @@
     if (draw) doing.push(draw);
     el('engine-doing').textContent = doing.join(' ');
     const ev = o.eval;
-    el('engine-eval').hidden = !ev;
+    el('eval-switch').hidden = !ev && el('show-eval').checked;
+    el('engine-eval').hidden = !ev || !el('show-eval').checked;
     if (ev) {
       el('evalbar-white').style.width = `${whiteShare(ev).toFixed(1)}%`;
       el('evalbar').setAttribute('aria-label', `evaluation ${ev.score} for White`);
@@ -930,6 +935,12 @@
     });
     el('one-by-one').addEventListener('change', drawHand);
     el('setup').addEventListener('click', setUp);
+    el('show-eval').addEventListener('change', () => {
+      try {
+        if (el('show-eval').checked) localStorage.removeItem(NO_EVAL_KEY); else localStorage.setItem(NO_EVAL_KEY, '1');
+      } catch (e) { /* private mode */ }
+      if (state) render(state);
+    });
     el('flip').addEventListener('click', () => {
       turned = !turned;
       try {
@@ -944,6 +955,7 @@
     readToken();
     try { turned = localStorage.getItem(TURNED_KEY) === '1'; } catch (e) { turned = false; }
     flipped = turned;
+    try { el('show-eval').checked = localStorage.getItem(NO_EVAL_KEY) !== '1'; } catch (e) { /* shown */ }
     boardId = new URLSearchParams(location.search).get('board') || '';
     if (!boardId) {
       try {
