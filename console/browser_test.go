@@ -627,3 +627,34 @@ func TestBrowserPromotionPicker(t *testing.T) {
 		}
 	}
 }
+
+// The move list in pairs: White's and Black's moves of a number on one
+// row, the next number below; the clock times as small numbers, never the
+// raw [%clk] text. On a phone and on a desktop.
+func TestBrowserMovesInPairs(t *testing.T) {
+	for _, width := range []int64{phoneWidth, desktopWidth} {
+		t.Run(strconv.FormatInt(width, 10)+" px", func(t *testing.T) {
+			r := newRig(t, rigOptions{timeControl: "300"})
+			page := at(t, r.url+"/", width)
+			squares(t, page, "e2", "e4")
+			waitJS(t, page, "e4", movesAre("e4"))
+			squares(t, page, "e7", "e5")
+			waitJS(t, page, "e5", movesAre("e4 e5"))
+			squares(t, page, "g1", "f3")
+			waitJS(t, page, "Nf3", movesAre("e4 e5 Nf3"))
+			const top = `(san) => Math.round(document.querySelector('#moves li.move[data-san="' + san + '"]').getBoundingClientRect().top)`
+			tests := []struct{ what, js, want string }{
+				{"e4 and e5 on one row", `String((` + top + `)('e4') === (` + top + `)('e5'))`, "true"},
+				{"Nf3 below", `String((` + top + `)('Nf3') > (` + top + `)('e4'))`, "true"},
+				{"e5 beside e4", `String(document.querySelector('#moves li.move[data-san="e5"]').classList.contains('beside'))`, "true"},
+				{"no raw clock text", `String(/\[%clk/.test(document.getElementById('moves').textContent))`, "false"},
+				{"the clock times", `String(document.querySelectorAll('#moves li.move .clk').length)`, "3"},
+			}
+			for _, tc := range tests {
+				if got := jsString(t, page, tc.js); got != tc.want {
+					t.Errorf("%s: got %s, want %s", tc.what, got, tc.want)
+				}
+			}
+		})
+	}
+}

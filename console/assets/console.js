@@ -528,11 +528,17 @@
       }
     };
     addNotes(0);
+    const showEval = el('show-eval').checked;
     for (const m of st.moves) {
       const li = document.createElement('li');
-      li.className = 'move';
+      // A move of Black's beside White's of the same number shares its
+      // row: its number is White's.
+      const prev = items[items.length - 1];
+      const beside = m.side === 'black' && prev && prev.classList.contains('white') && prev.dataset.number === String(m.number);
+      li.className = `move ${m.side}${beside ? ' beside' : ''}`;
       li.dataset.ply = m.ply;
       li.dataset.san = m.san;
+      li.dataset.number = m.number;
       const num = document.createElement('span');
       num.className = 'num';
       num.textContent = m.side === 'white' ? `${m.number}.` : `${m.number}\u2026`;
@@ -541,11 +547,20 @@
       san.textContent = m.san;
       li.append(num, san);
       for (const c of m.comments || []) {
-        if (!el('show-eval').checked && /\[%eval /.test(c)) continue;
-        const sp = document.createElement('span');
-        sp.className = 'comment';
-        sp.textContent = c;
-        li.append(sp);
+        // The engine's evaluation and the clock as small numbers; the rest
+        // as it is written.
+        const small = (cls, text) => {
+          const sp = document.createElement('span');
+          sp.className = cls;
+          sp.textContent = text;
+          li.append(sp);
+        };
+        const rest = c.replace(/\[%(eval|clk) ([^\]]*)\]/g, (all, cmd, v) => {
+          if (cmd === 'eval' && showEval) small('eval', /^[-#]/.test(v) ? v : '+' + v);
+          if (cmd === 'clk') small('clk', v);
+          return '';
+        }).trim();
+        if (rest) small('comment', rest);
       }
       items.push(li);
       addNotes(m.ply);
