@@ -9,6 +9,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/boardd/boardd/board"
 	"github.com/boardd/boardd/clock"
@@ -169,6 +171,21 @@ func checkLogLevel(s string) string {
 		return ""
 	}
 	return "debug, info, warn or error"
+}
+
+// checkPlayerName accepts a player's name for a PGN tag: at most 100
+// characters, no control characters, or "" for unknown.
+func checkPlayerName(s string) string {
+	const want = `a player's name (at most 100 characters, none of them a control character), or "" for unknown`
+	if utf8.RuneCountInString(s) > 100 || !utf8.ValidString(s) {
+		return want
+	}
+	for _, r := range s {
+		if unicode.IsControl(r) {
+			return want
+		}
+	}
+	return ""
 }
 
 // checkTimeControl accepts "" (no clock) and whatever --time-control

@@ -51,6 +51,11 @@ type Config struct {
 	// serial port it answers on: "chesslink:/dev/ttyGS0"; empty for none:
 	// emulate.
 	Emulate string
+	// White and Black are the names of the players at the board, written
+	// in the PGN and shown in the console; empty for unknown ("?"). The
+	// engine's side takes the engine's name: white, black.
+	White string
+	Black string
 
 	// A1 is the corner of the wired board (as the sensor and LED layouts
 	// name it) where a1 really is: a1 when the board stands as wired, h8

@@ -46,8 +46,11 @@ state_dir = "/var/lib/boardd"
 hall = "mqtt://hall.local:1883"
 board_id = "board-7"
 log_level = "debug"
-emulate = "chesslink:/dev/ttyGS0"`, func(t *testing.T, c *Config) {
+emulate = "chesslink:/dev/ttyGS0"
+white = "Anna Łopuszańska"
+black = "Ben"`, func(t *testing.T, c *Config) {
 			want := Default()
+			want.White, want.Black = "Anna Łopuszańska", "Ben"
 			want.Laws, want.Tournament, want.TimeControl, want.Listen = "nycc", true, "40/5400+30:1800+30", ":9000"
 			want.StateDir, want.Hall, want.BoardID, want.LogLevel = "/var/lib/boardd", "mqtt://hall.local:1883", "board-7", "debug"
 			want.Emulate = "chesslink:/dev/ttyGS0"
@@ -232,7 +235,7 @@ func restOfBoard(from int) string {
 }
 
 // topKeys are the keys of the file's top level.
-const topKeys = `the keys here are board, board_id, buttons, clock_display, emulate, engine, hall, hands, laws, led, lichess, listen, log_level, sensor, state_dir, time_control, tls_cert, tls_key, tournament, voice`
+const topKeys = `the keys here are black, board, board_id, buttons, clock_display, emulate, engine, hall, hands, laws, led, lichess, listen, log_level, sensor, state_dir, time_control, tls_cert, tls_key, tournament, voice, white`
 
 func TestParseInvalid(t *testing.T) {
 	cases := []struct {
@@ -247,7 +250,7 @@ func TestParseInvalid(t *testing.T) {
 wiring = "hc165"
 rat = 100`, []string{`sensor.rat = 100: expected no such key: the keys here are adc, along, debounce, fault_after, first, hc165, matrix, mcp23017, rate, retries, serpentine, squares, wiring`}},
 		{"unknown table", `[leds]
-wiring = "ws2812"`, []string{`leds = {wiring}: expected no such key: the keys here are board, board_id, buttons, clock_display, emulate, engine, hall, hands, laws, led, lichess, listen, log_level, sensor, state_dir, time_control, tls_cert, tls_key, tournament, voice`}},
+wiring = "ws2812"`, []string{`leds = {wiring}: expected no such key: the keys here are black, board, board_id, buttons, clock_display, emulate, engine, hall, hands, laws, led, lichess, listen, log_level, sensor, state_dir, time_control, tls_cert, tls_key, tournament, voice, white`}},
 		{"engine side", `[engine]
 side = "both"`, []string{`engine.side = "both": expected white, black or random`}},
 		{"settle too short", `[hands]
@@ -324,6 +327,8 @@ brightness = 0`, []string{`led.brightness = 0: expected a brightness in percent,
 		{"emulate another board", `emulate = "dgt:/dev/ttyGS0"`, []string{`emulate = "dgt:/dev/ttyGS0": expected a board to answer apps as and its serial port, such as "chesslink:/dev/ttyGS0" (an absolute path), or "" for none`}},
 		{"emulate on a relative path", `emulate = "chesslink:ttyGS0"`, []string{`emulate = "chesslink:ttyGS0": expected a board to answer apps as and its serial port, such as "chesslink:/dev/ttyGS0" (an absolute path), or "" for none`}},
 		{"board id", `board_id = "board/7"`, []string{`board_id = "board/7": expected an id of letters, digits, '.', '_' and '-' (at most 64), or "" for the host name`}},
+		{"a name with a newline", `white = "Anna\nBen"`, []string{`white = "Anna\nBen": expected a player's name (at most 100 characters, none of them a control character), or "" for unknown`}},
+		{"a name too long", `black = "` + strings.Repeat("x", 101) + `"`, []string{`black = "` + strings.Repeat("x", 64) + `... (101 bytes)": expected a player's name (at most 100 characters, none of them a control character), or "" for unknown`}},
 		{"time control", `time_control = "40/90min"`, []string{`time_control = "40/90min": expected a time control (stage 1: unexpected 'm' after 90: want '+' (increment), 'd' (simple delay), 'b' (Bronstein delay), ':' (next stage) or the end), or "" for none: ` + clock.Syntax}},
 		// The clocks' own reading: what they cannot keep is refused here,
 		// not when the game starts.

@@ -476,6 +476,8 @@ func (d *decoder) top(doc map[string]any, c *Config) {
 		"laws":          d.str(&c.Laws, checkLaws),
 		"tournament":    d.boolean(&c.Tournament),
 		"time_control":  d.str(&c.TimeControl, checkTimeControl),
+		"white":         d.str(&c.White, checkPlayerName),
+		"black":         d.str(&c.Black, checkPlayerName),
 		"listen":        d.str(&c.Listen, checkListen),
 		"tls_cert":      d.str(&c.TLSCert, checkFile),
 		"tls_key":       d.str(&c.TLSKey, checkFile),

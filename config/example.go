@@ -98,6 +98,10 @@ tournament = false
 # (d5) or a Bronstein delay (b5): "40/5400+30:1800+30", "300+2", "300d5",
 # "300b5", "30/7200:15/3600" (a last stage with a move count repeats).
 time_control = ""
+# The names of the players, White and Black, as the PGN and the console show
+# them; "" for unknown. The side an engine plays takes the engine's name.
+white = ""
+black = ""
 # The web console's address, host:port: "127.0.0.1:8080" for this machine only,
 # ":8080" for every network it is on (then give tls_cert and tls_key).
 listen = "127.0.0.1:8080"

@@ -16,6 +16,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/boardd/boardd/browsertest"
+	"github.com/boardd/boardd/game"
 	"github.com/boardd/boardd/trace"
 )
 
@@ -294,7 +295,7 @@ func TestBrowserTouchMoveRuledByArbiter(t *testing.T) {
 	for name, page := range map[string]context.Context{"arbiter": arb, "spectator": spec} {
 		waitJS(t, page, name+" seeing the ruling", `document.getElementById('pending').hidden && (document.querySelector('#moves li.note.ruling') || {textContent: ''}).textContent === 'The arbiter ruled (sarratt1808:7): he must move the man he touched.'`)
 		waitJS(t, page, name+" seeing the take-back LEDs", `document.querySelector('rect.led[data-square="e2"]').dataset.role === 'guide' && document.getElementById('status').dataset.syncing === 'restore'`)
-		if got := jsString(t, page, `document.getElementById('status').textContent`); got != "Set the board as lit: put the white pawn on e2; take the man off e4." {
+		if got := jsString(t, page, `document.getElementById('status').textContent`); got != "Set the white pawn back on e2 (from e4)." {
 			t.Errorf("%s: status %q", name, got)
 		}
 	}
@@ -303,11 +304,12 @@ func TestBrowserTouchMoveRuledByArbiter(t *testing.T) {
 
 // The Sarratt walk-through on the simulated board, as the player at it:
 // Black's choice in plain words on two buttons, Black chooses, the knight
-// must move.
+// must move, and the status says so on a desktop and on a phone.
 func TestBrowserPlayerChooses(t *testing.T) {
 	r := newRig(t, rigOptions{laws: "sarratt1808"})
 	page := tab(t, r.url+"/")
 	spec := tab(t, r.url+"/")
+	phoneSpec := phone(t, r.url+"/", phoneWidth)
 	touchMove(t, page)
 	want := "black:stand=Let the move stand | black:move-touched=He must move the knight on g1"
 	waitJS(t, page, "Black's choices", `(`+buttonsOf+`)('#player-options') === `+strconv.Quote(want))
@@ -318,6 +320,9 @@ func TestBrowserPlayerChooses(t *testing.T) {
 	waitJS(t, spec, "the ruling in the second browser", `(document.querySelector('#moves li.note.ruling') || {textContent: ''}).textContent === 'Black chose (sarratt1808:7): he must move the man he touched.'`)
 	squares(t, page, "e4", "e2")
 	waitJS(t, spec, "the knight obliged", `document.querySelector('rect.led[data-square="g1"]').dataset.role === 'must-move'`)
+	for name, p := range map[string]context.Context{"desktop": page, "phone": phoneSpec} {
+		waitJS(t, p, name+": the obligation in words", `document.getElementById('status').textContent === 'White must move the knight on g1.'`)
+	}
 	squares(t, page, "g1", "f3")
 	start := time.Now()
 	waitJS(t, spec, "Nf3 in the second browser", movesAre("Nf3"))
@@ -340,7 +345,7 @@ func TestBrowserOneCourse(t *testing.T) {
 		}
 	}
 	waitJS(t, page, "the take-back", `document.getElementById('status').dataset.syncing === 'restore'`)
-	if got := jsString(t, page, `document.getElementById('status').textContent`); got != "Set the board as lit: put the white pawn on e2; take the man off e5." {
+	if got := jsString(t, page, `document.getElementById('status').textContent`); got != "Set the white pawn back on e2 (from e5)." {
 		t.Errorf("status %q", got)
 	}
 }
@@ -466,4 +471,190 @@ func mustParse(t *testing.T, line string) trace.Line {
 		t.Fatal(err)
 	}
 	return l
+}
+
+// at opens a page as a phone shows it at phoneWidth, else as a desktop
+// browser does.
+func at(t *testing.T, url string, width int64) context.Context {
+	t.Helper()
+	if width == phoneWidth {
+		return phone(t, url, width)
+	}
+	return tab(t, url)
+}
+
+// The simulated board is set up in one click: after a result, the set-up
+// button clears the board and sets up the start position (a new game
+// begins); after a new game begun mid-game, it sets the board as lit. On a
+// phone and on a desktop.
+func TestBrowserSetUpInOneClick(t *testing.T) {
+	tests := []struct {
+		name  string
+		end   trace.Line
+		label string
+	}{
+		{"after a result", trace.Line{Kind: trace.Arbiter, Action: game.ActionResign, Value: "black", Side: trace.SideArbiter}, "Set up the start position"},
+		{"a new game", trace.Line{Kind: trace.Arbiter, Action: trace.ActionNewGame, Side: trace.SideArbiter}, "Set the board as lit"},
+	}
+	for _, width := range []int64{phoneWidth, desktopWidth} {
+		for _, tc := range tests {
+			t.Run(tc.name+" at "+strconv.FormatInt(width, 10)+" px", func(t *testing.T) {
+				r := newRig(t, rigOptions{})
+				page := at(t, r.url+"/", width)
+				waitJS(t, page, "no set-up button", `document.getElementById('setup').hidden`)
+				squares(t, page, "e2", "e4")
+				waitJS(t, page, "the move", movesAre("e4"))
+				if err := r.runner.Submit(t.Context(), tc.end); err != nil {
+					t.Fatal(err)
+				}
+				waitJS(t, page, "the set-up button", `!document.getElementById('setup').hidden`)
+				if got := jsString(t, page, `document.getElementById('setup').textContent`); got != tc.label {
+					t.Errorf("the button says %q, want %q", got, tc.label)
+				}
+				click(t, page, `#setup`)
+				waitJS(t, page, "a new game", movesAre("")+` && document.getElementById('status').textContent === 'White to move.' && document.getElementById('result').hidden && document.getElementById('setup').hidden`)
+				st, err := r.local.State(t.Context())
+				if err != nil {
+					t.Fatal(err)
+				}
+				if want := "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR"; !strings.HasPrefix(st.FEN, want) || len(st.Men) != 32 || st.Syncing {
+					t.Errorf("after the set-up: %s, %d men, syncing %v", st.FEN, len(st.Men), st.Syncing)
+				}
+				if l := measure(t, page); l.Page > l.Window {
+					t.Errorf("the page lays out %v px wide in a window of %v px: %v", l.Page, l.Window, l.Overflowing)
+				}
+			})
+		}
+	}
+}
+
+// The game's clocks on the page, on a desktop and on a phone: large, above
+// the board, the running side's counted down between states, and its flag
+// shown fallen when its time is out.
+func TestBrowserClocks(t *testing.T) {
+	r := newRig(t, rigOptions{timeControl: "3"})
+	pages := map[string]context.Context{"desktop": tab(t, r.url+"/"), "phone": phone(t, r.url+"/", phoneWidth)}
+	for name, page := range pages {
+		waitJS(t, page, name+": the clocks", `!document.getElementById('clocks').hidden && document.querySelector('#clock-white .time').textContent === '0:03.0'`)
+	}
+	// Black presses the clock: White's time runs.
+	click(t, pages["desktop"], `button[data-press="clock"][data-side="black"]`)
+	waitJS(t, pages["phone"], "phone: White's clock running", `document.getElementById('clock-white').dataset.running === 'yes'`)
+	screenshot(t, pages["phone"], "console-clocks-phone.png")
+	for name, page := range pages {
+		waitJS(t, page, name+": White's clock running", `document.getElementById('clock-white').dataset.running === 'yes' && document.getElementById('clock-black').dataset.running === 'no'`)
+		tests := []struct{ what, js, want string }{
+			{"counting down", `(() => { const a = document.querySelector('#clock-white .time').textContent; return new Promise(ok => setTimeout(() => ok(String(document.querySelector('#clock-white .time').textContent < a)), 400)); })()`, "true"},
+			{"large", `String(parseFloat(getComputedStyle(document.querySelector('#clock-white .time')).fontSize) >= 24)`, "true"},
+			{"in view", `String(document.getElementById('clocks').getBoundingClientRect().bottom <= innerHeight && document.getElementById('clocks').getBoundingClientRect().bottom <= document.getElementById('board').getBoundingClientRect().top + 1)`, "true"},
+			{"Black standing", `document.querySelector('#clock-black .time').textContent`, "0:03.0"},
+		}
+		for _, tc := range tests {
+			got, err := chromedp.Run(page, chromedp.Evaluate[string](tc.js, chromedp.EvalAwaitPromise))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got != tc.want {
+				t.Errorf("%s: %s: got %q, want %q", name, tc.what, got, tc.want)
+			}
+		}
+	}
+	for name, page := range pages {
+		waitJS(t, page, name+": White's flag", `document.getElementById('clock-white').dataset.flag === 'yes' && !document.querySelector('#clock-white .flag').hidden && document.querySelector('#clock-black .flag').hidden && document.querySelector('#clock-white .time').textContent === '0:00.0' && document.getElementById('clock-black').dataset.flag === 'no'`)
+		if l := measure(t, page); l.Page > l.Window {
+			t.Errorf("%s: the page lays out %v px wide in a window of %v px: %v", name, l.Page, l.Window, l.Overflowing)
+		}
+	}
+	st, err := r.local.State(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Clock == nil || st.Clock.Flag != "white" {
+		t.Errorf("the state's clock %+v: want White's flag fallen", st.Clock)
+	}
+}
+
+// A promotion on the simulated board: once the pawn stands on its last
+// rank, a picker covers the board with the four pieces, the queen over the
+// promotion square, on a phone and on a desktop, for either side; a click
+// names the piece and the move is made.
+func TestBrowserPromotionPicker(t *testing.T) {
+	tests := []struct {
+		name, fen, from, to, piece, san string
+	}{
+		{"White, a knight", "7k/P7/8/8/8/8/8/4K3 w - - 0 1", "a7", "a8", "n", "a8=N"},
+		{"Black, a queen", "4k3/8/8/8/8/8/6p1/K7 b - - 0 1", "g2", "g1", "q", "g1=Q"},
+	}
+	for _, width := range []int64{phoneWidth, desktopWidth} {
+		for _, tc := range tests {
+			t.Run(tc.name+" at "+strconv.FormatInt(width, 10)+" px", func(t *testing.T) {
+				r := newRig(t, rigOptions{setup: tc.fen})
+				page := at(t, r.url+"/", width)
+				click(t, page, `#setup`)
+				waitJS(t, page, "the position set up", `document.getElementById('status').dataset.syncing === '' && document.getElementById('setup').hidden`)
+				waitJS(t, page, "no picker", `document.getElementById('promotion') === null`)
+				squares(t, page, tc.from, tc.to)
+				waitJS(t, page, "the picker", `document.getElementById('promotion') !== null`)
+				side := "White"
+				if tc.from[1] == '2' {
+					side = "Black"
+				}
+				if got, want := jsString(t, page, `document.getElementById('status').textContent`), side+" promotes on "+tc.to+": choose the piece over the square."; got != want {
+					t.Errorf("status %q, want %q", got, want)
+				}
+				// The queen stands over the promotion square, and the picker
+				// is in the window.
+				over := `(() => { const q = document.querySelector('#promotion [data-promote="q"] rect').getBoundingClientRect(); const s = document.querySelector('rect.hit[data-square="` + tc.to + `"]').getBoundingClientRect(); return String(Math.abs(q.x + q.width / 2 - s.x - s.width / 2) < 2 && Math.abs(q.y + q.height / 2 - s.y - s.height / 2) < 2 && q.width > 30); })()`
+				if got := jsString(t, page, over); got != "true" {
+					t.Errorf("the queen is not over %s", tc.to)
+				}
+				if got := jsString(t, page, `Array.from(document.querySelectorAll('#promotion [data-promote]')).map(b => b.dataset.promote).join('')`); got != "qnrb" {
+					t.Errorf("the picker offers %q", got)
+				}
+				if width == phoneWidth && tc.from == "a7" {
+					screenshot(t, page, "console-promotion-phone.png")
+				}
+				if err := chromedp.Do(page, chromedp.ScrollIntoView(chromedp.CSS(`#promotion [data-promote="`+tc.piece+`"]`))); err != nil {
+					t.Fatal(err)
+				}
+				click(t, page, `#promotion [data-promote="`+tc.piece+`"]`)
+				waitJS(t, page, "the promotion made", movesAre(tc.san+"+")+` || `+movesAre(tc.san))
+				waitJS(t, page, "the picker gone", `document.getElementById('promotion') === null`)
+				if l := measure(t, page); l.Page > l.Window {
+					t.Errorf("the page lays out %v px wide in a window of %v px: %v", l.Page, l.Window, l.Overflowing)
+				}
+			})
+		}
+	}
+}
+
+// The move list in pairs: White's and Black's moves of a number on one
+// row, the next number below; the clock times as small numbers, never the
+// raw [%clk] text. On a phone and on a desktop.
+func TestBrowserMovesInPairs(t *testing.T) {
+	for _, width := range []int64{phoneWidth, desktopWidth} {
+		t.Run(strconv.FormatInt(width, 10)+" px", func(t *testing.T) {
+			r := newRig(t, rigOptions{timeControl: "300"})
+			page := at(t, r.url+"/", width)
+			squares(t, page, "e2", "e4")
+			waitJS(t, page, "e4", movesAre("e4"))
+			squares(t, page, "e7", "e5")
+			waitJS(t, page, "e5", movesAre("e4 e5"))
+			squares(t, page, "g1", "f3")
+			waitJS(t, page, "Nf3", movesAre("e4 e5 Nf3"))
+			const top = `(san) => Math.round(document.querySelector('#moves li.move[data-san="' + san + '"]').getBoundingClientRect().top)`
+			tests := []struct{ what, js, want string }{
+				{"e4 and e5 on one row", `String((` + top + `)('e4') === (` + top + `)('e5'))`, "true"},
+				{"Nf3 below", `String((` + top + `)('Nf3') > (` + top + `)('e4'))`, "true"},
+				{"e5 beside e4", `String(document.querySelector('#moves li.move[data-san="e5"]').classList.contains('beside'))`, "true"},
+				{"no raw clock text", `String(/\[%clk/.test(document.getElementById('moves').textContent))`, "false"},
+				{"the clock times", `String(document.querySelectorAll('#moves li.move .clk').length)`, "3"},
+			}
+			for _, tc := range tests {
+				if got := jsString(t, page, tc.js); got != tc.want {
+					t.Errorf("%s: got %s, want %s", tc.what, got, tc.want)
+				}
+			}
+		})
+	}
 }

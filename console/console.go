@@ -104,12 +104,19 @@ type State struct {
 	// after the ply it followed (0: before the first move).
 	Notes   []Note   `json:"notes"`
 	Pending *Pending `json:"pending"`
+	// Obligation is what the side to move must do with its next move
+	// because of a ruling or a touch (the squares the LEDs light for it);
+	// absent when there is no such duty.
+	Obligation *Obligation `json:"obligation,omitempty"`
 	// Landing is a move the hands appear to have made while the hand may
 	// still carry the man on: shown as pending, not yet made (nothing is
 	// ruled, recorded or sent from it); absent when there is none.
 	Landing *Landing `json:"landing,omitempty"`
 	Result  *Result  `json:"result"`
 	Clock   *Clock   `json:"clock,omitempty"`
+	// Players names who plays each side, as the game's White and Black
+	// tags say.
+	Players Players `json:"players"`
 	// Faults names what is wrong with the board beside the game ("sensor":
 	// its sensors are not to be trusted; "journal": the game is not being
 	// saved); empty when all is well.
@@ -320,6 +327,19 @@ type Pending struct {
 	Words []string `json:"words,omitempty"`
 }
 
+// Obligation is a duty of the side to move: Side must do What (an option
+// id: move-touched, move-taken, rook, take-touched, king, castle) with the
+// man on Square (the king for king and castle; for take-touched, the adverse
+// man to take), who may go to Destinations (for take-touched, the men that
+// can take him), under Law.
+type Obligation struct {
+	Side         string          `json:"side"`
+	What         report.OptionID `json:"what"`
+	Square       string          `json:"square"`
+	Destinations []string        `json:"destinations"`
+	Law          report.Law      `json:"law,omitempty"`
+}
+
 // Result is how the game ended.
 type Result struct {
 	Result report.Outcome `json:"result"`
@@ -327,10 +347,27 @@ type Result struct {
 	Law    report.Law     `json:"law"`
 }
 
-// Clock is the players' remaining time, when a clock runs.
-type Clock struct {
+// Players are the names of the players, by side: the game's White and
+// Black tags, empty when unknown ("?" in the PGN).
+type Players struct {
 	White string `json:"white"`
 	Black string `json:"black"`
+}
+
+// Clock is the players' remaining time, when a clock runs.
+type Clock struct {
+	// White and Black are the times left as a clock shows them (h:mm:ss).
+	White string `json:"white"`
+	Black string `json:"black"`
+	// WhiteMs and BlackMs are the same in milliseconds, as of the moment
+	// the state was taken; Running names the side whose time runs then
+	// ("" for none), for the page to count down until the next state;
+	// Flag names the side whose flag has fallen. A board that knows only
+	// the times shown leaves them zero and empty.
+	WhiteMs int64  `json:"white_ms,omitempty"`
+	BlackMs int64  `json:"black_ms,omitempty"`
+	Running string `json:"running,omitempty"`
+	Flag    string `json:"flag,omitempty"`
 }
 
 var boardIDPattern = regexp.MustCompile(`^[A-Za-z0-9._-]{1,64}$`)

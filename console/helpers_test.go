@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/boardd/boardd/board"
 	"github.com/boardd/boardd/game"
 	"github.com/boardd/boardd/timing"
 )
@@ -42,6 +43,15 @@ type rigOptions struct {
 	timing game.Timing
 	// faults are the faults beside the game (LocalOptions.Faults).
 	faults func() []string
+	// setup is the FEN the game starts from, with the board still showing
+	// the start position, to be set up; remote, the sides played from off
+	// the board from the start.
+	setup  string
+	remote [2]bool
+	// timeControl sets the game's clocks (clock.Parse).
+	timeControl string
+	// tags are the game's PGN tags.
+	tags map[string]string
 }
 
 func newRig(t testing.TB, o rigOptions) *rig {
@@ -49,7 +59,16 @@ func newRig(t testing.TB, o rigOptions) *rig {
 	if o.laws == "" {
 		o.laws = "fide2023"
 	}
-	p, err := game.New(game.Options{Laws: o.laws, Timing: o.timing}, nil)
+	opts := game.Options{Laws: o.laws, Timing: o.timing, Setup: o.setup, Remote: o.remote, TimeControl: o.timeControl, Tags: o.tags}
+	if o.setup != "" {
+		start, err := board.ParseFEN(board.StartFEN)
+		if err != nil {
+			t.Fatal(err)
+		}
+		occ := start.Occupancy()
+		opts.Physical = &occ
+	}
+	p, err := game.New(opts, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,9 +10,11 @@ import (
 	"time"
 
 	"github.com/boardd/boardd/board"
+	"github.com/boardd/boardd/clock"
 	"github.com/boardd/boardd/game"
 	"github.com/boardd/boardd/led"
 	"github.com/boardd/boardd/lighting"
+	"github.com/boardd/boardd/pgn"
 	"github.com/boardd/boardd/placement"
 	"github.com/boardd/boardd/report"
 	"github.com/boardd/boardd/trace"
@@ -336,7 +338,11 @@ func (l *Local) frame(s *game.Snapshot) led.Frame {
 
 // State returns a snapshot taken on the runner's goroutine.
 func (l *Local) State(ctx context.Context) (State, error) {
-	return query(l, ctx, l.snapshot)
+	ch := make(chan State, 1)
+	if err := l.do(ctx, func(p *game.Game, now time.Duration) { ch <- l.snapshot(p, now) }); err != nil {
+		return State{}, err
+	}
+	return <-ch, nil
 }
 
 // PGN returns the game as played.
@@ -375,8 +381,8 @@ func (l *Local) Submit(ctx context.Context, in trace.Line) error {
 	return nil
 }
 
-// snapshot builds the state; it runs on the runner's goroutine.
-func (l *Local) snapshot(p *game.Game) State {
+// snapshot builds the state as of now; it runs on the runner's goroutine.
+func (l *Local) snapshot(p *game.Game, now time.Duration) State {
 	snap := p.Snapshot()
 	pos := snap.Position
 	shown := snap.Expected
@@ -395,7 +401,9 @@ func (l *Local) snapshot(p *game.Game) State {
 		Missing:    []string{},
 		Extra:      []string{},
 	}
-	st.Moves = pgnMoves(p.PGN())
+	rec := p.Record()
+	st.Moves = pgnMoves(pgn.Write(&rec))
+	st.Players = playersOf(rec.Tags)
 
 	l.mu.Lock()
 	l.ply = snap.Moves
@@ -413,6 +421,9 @@ func (l *Local) snapshot(p *game.Game) State {
 		st.Clock = &c
 	}
 	l.mu.Unlock()
+	if snap.Clocks != nil {
+		st.Clock = clockOf(snap.Clocks, now-snap.T)
+	}
 
 	for sq := range 64 {
 		s := board.Square(sq)
@@ -457,6 +468,9 @@ func (l *Local) snapshot(p *game.Game) State {
 	if pr := snap.Pending; pr != nil {
 		st.Pending = &Pending{Kind: pr.Kind, Law: pr.Law, Offender: pr.Offender, Chooser: pr.Chooser, Options: pr.Options}
 	}
+	if ob := snap.Obligation; ob != nil {
+		st.Obligation = &Obligation{Side: ob.Side.String(), What: ob.What, Square: ob.Square.String(), Destinations: ob.Destinations.SquareNames(), Law: ob.Law}
+	}
 	if r := snap.Result; r != nil {
 		st.Result = &Result{Result: r.Result, Reason: r.Reason, Law: r.Law}
 	}
@@ -473,6 +487,35 @@ func (l *Local) snapshot(p *game.Game) State {
 		st.Opponent = l.opts.Opponent.Opponent()
 	}
 	return st
+}
+
+// playersOf names the players from a game's tags; "?" is unknown.
+func playersOf(tags map[string]string) Players {
+	name := func(tag string) string {
+		if v := tags[tag]; v != "?" {
+			return v
+		}
+		return ""
+	}
+	return Players{White: name("White"), Black: name("Black")}
+}
+
+// clockOf is the clocks as the page shows them, since later than the
+// snapshot took them: the running side's time is counted down by since.
+func clockOf(k *game.Clocks, since time.Duration) *Clock {
+	c := &Clock{White: k.White, Black: k.Black, WhiteMs: k.WhiteLeft.Milliseconds(), BlackMs: k.BlackLeft.Milliseconds()}
+	switch k.Status {
+	case clock.Running:
+		c.Running = k.Running.String()
+		left := &c.WhiteMs
+		if k.Running == board.Black {
+			left = &c.BlackMs
+		}
+		*left = max(0, *left-max(0, since).Milliseconds())
+	case clock.Flagged:
+		c.Flag = k.Running.String()
+	}
+	return c
 }
 
 // faultsOf names the faults a snapshot shows, never nil.
@@ -503,7 +546,9 @@ func landingOf(snap *game.Snapshot) *Landing {
 		q := m
 		q.Promo = board.Queen
 		if an.IsLegal(q) {
-			l.SAN = strings.TrimSuffix(an.SAN(q), "=Q")
+			// The piece, and so any check, is not known yet: "a8", not
+			// "a8=Q+".
+			l.SAN, _, _ = strings.Cut(an.SAN(q), "=")
 		}
 	}
 	return l

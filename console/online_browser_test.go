@@ -76,7 +76,7 @@ func TestBrowserOnlineGame(t *testing.T) {
 	}
 
 	squares(t, page, "e2", "e4")
-	waitJS(t, page, "the opponent's reply", `/plays e5: move the man from e7 to e5/.test(document.getElementById('status').textContent)`)
+	waitJS(t, page, "the opponent's reply", `/to move: carry out e5, move the pawn from e7 to e5/.test(document.getElementById('status').textContent)`)
 	squares(t, page, "e7", "e5")
 	waitJS(t, page, "the reply carried out", `document.getElementById('status').textContent === 'White to move.'`)
 	// With both sides moved, White's clock runs on lichess and here.

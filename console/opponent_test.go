@@ -18,12 +18,18 @@ type fakeOpponent struct {
 	watch    func()
 	// fault and recovered are what it says of its faults.
 	fault, recovered string
+	// side is the side it plays: black if empty.
+	side string
 }
 
 func (f *fakeOpponent) Opponent() *Opponent {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	return &Opponent{Name: "Fake 1.0", Level: "Elo 1500", Side: "black", Thinking: f.fault == "", Move: "e5",
+	side := f.side
+	if side == "" {
+		side = "black"
+	}
+	return &Opponent{Name: "Fake 1.0", Level: "Elo 1500", Side: side, Thinking: f.fault == "", Move: "e5",
 		Eval: &Evaluation{Score: "+0.35", Centipawns: 35, Depth: 12, PV: []string{"e5", "Nf3"}}, Commands: opponent.Commands(),
 		Fault: f.fault, Recovered: f.recovered}
 }

@@ -143,6 +143,15 @@ func (d *daemon) configure() error {
 	d.opts.Laws = c.Laws
 	d.opts.Tournament = c.Tournament
 	d.opts.TimeControl = c.TimeControl
+	for tag, name := range map[string]string{"White": c.White, "Black": c.Black} {
+		if name == "" {
+			continue
+		}
+		if d.opts.Tags == nil {
+			d.opts.Tags = map[string]string{}
+		}
+		d.opts.Tags[tag] = name
+	}
 	d.opts.Odds = d.o.Odds
 	d.opts.Timing.Debounce = c.Sensor.Debounce
 	d.opts.Timing.Settle = c.Hands.Settle

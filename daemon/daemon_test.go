@@ -43,6 +43,7 @@ listen = ":9000"
 hall = "mqtt://hall.local:1883"
 board_id = "board-1"
 log_level = "debug"
+white = "Anna"
 [sensor]
 wiring = "hc165"
 debounce = "35ms"
@@ -55,6 +56,12 @@ wiring = "ws2812"
 	}
 	if d.opts.Laws != "hastings1895" || d.opts.TimeControl != "40/5400+30" || d.opts.Timing.Debounce.Milliseconds() != 35 {
 		t.Errorf("opts %+v", d.opts)
+	}
+	if w, ok := d.opts.Tags["White"]; w != "Anna" || !ok {
+		t.Errorf("the White tag %q, want the name configured", w)
+	}
+	if b, ok := d.opts.Tags["Black"]; ok {
+		t.Errorf("the Black tag %q, want none (unknown)", b)
 	}
 	c := d.cfg
 	if c.Listen != ":9000" || c.Hall != "mqtt://hall.local:1883" || c.BoardID != "board-2" || c.TimeControl != "40/5400+30" ||

@@ -173,6 +173,7 @@ func (d *daemon) startEngine() error {
 		Runner: d.runner, Player: opponent.NewEngine(player), Side: side,
 		TimeControl: d.opts.TimeControl, ClockShown: e.Clock == config.EngineClockShown,
 		SetTag: eng.setTag, Logger: d.log,
+		Players: [2]string{board.White: d.cfg.White, board.Black: d.cfg.Black},
 	}
 	if e.Evaluate {
 		o.Annotate = eng.annotate

@@ -341,12 +341,27 @@ func TestDrawOffer(t *testing.T) {
 					t.Errorf("result %+v", s.Result)
 				}
 				eventually(t, "the state to say the draw was accepted", func() bool { return m.State().Draw == opponent.DrawAccepted })
+				// A new game begun at the board, not by the match's command:
+				// the word on the last game's offer and move goes with it.
+				l := trace.Line{Kind: trace.Arbiter, Action: trace.ActionNewGame, Side: trace.SideArbiter}
+				if err := b.r.Submit(context.Background(), l); err != nil {
+					t.Fatal(err)
+				}
+				eventually(t, "the last game's words cleared", func() bool {
+					st := m.State()
+					return st.Draw == "" && st.Move == "" && st.Eval == nil
+				})
 				return
 			}
 			if s.Result != nil || s.Moves != 2 {
 				t.Errorf("declined, yet result %+v after %d moves", s.Result, s.Moves)
 			}
 			eventually(t, "the state to say the draw was declined", func() bool { return m.State().Draw == opponent.DrawDeclined })
+			// The word stays while the reply is carried out and goes with
+			// the player's next move.
+			h.Choose = fixed("d2d4")
+			play(t, h, func(s *game.Snapshot) bool { return s.Moves == 3 })
+			eventually(t, "the declined offer forgotten after the next move", func() bool { return m.State().Draw == "" })
 		})
 	}
 }
@@ -459,5 +474,37 @@ func TestEvaluationsNoted(t *testing.T) {
 	}
 	if _, pgn := b.live(); !strings.Contains(pgn, `[Annotator "Fake 1.0"]`) || !strings.Contains(pgn, "a5 {[%eval 0.17,1]") {
 		t.Errorf("PGN:\n%s", pgn)
+	}
+}
+
+// The players' names come back to a side the engine leaves: with names
+// given, the tag of the side it played takes the name of the player there
+// again; without, "?".
+func TestTagsAfterChangeOfSides(t *testing.T) {
+	tests := []struct {
+		name    string
+		players [2]string
+		want    string
+	}{
+		{"names given", [2]string{board.White: "Anna", board.Black: "Ben"}, `[Black "Ben"]`},
+		{"no names", [2]string{}, `[Black "?"]`},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			f := newFake()
+			b := newBoard(t, game.Options{})
+			m := startMatch(t, b, opponent.Options{Player: f, Side: opponent.Black, Players: tc.players})
+			eventually(t, "the PGN to name the engine as Black", func() bool {
+				_, pgn := b.live()
+				return strings.Contains(pgn, `[Black "Fake 1.0, depth 1"]`)
+			})
+			if err := m.SetSide(context.Background(), opponent.White); err != nil {
+				t.Fatal(err)
+			}
+			eventually(t, "the PGN to name the engine as White and "+tc.want, func() bool {
+				_, pgn := b.live()
+				return strings.Contains(pgn, `[White "Fake 1.0, depth 1"]`) && strings.Contains(pgn, tc.want)
+			})
+		})
 	}
 }

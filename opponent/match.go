@@ -35,6 +35,10 @@ type Options struct {
 	// leaves the player time to carry them out (default 2s; negative:
 	// none).
 	Allowance time.Duration
+	// Players are the names of the players at the board, by colour
+	// (board.White, board.Black): the tag of a side the opponent leaves
+	// (it changes sides) takes the name again; "" leaves it "?".
+	Players [2]string
 	// SetTag sets a PGN tag of the game (journalled by the daemon); nil
 	// sets it on the game alone.
 	SetTag func(ctx context.Context, name, value string) error
@@ -122,6 +126,9 @@ type Match struct {
 	retryAt  time.Duration
 	wasOver  bool
 	tagsRead bool
+	// declinedAt is the moves made once the engine's reply that declined
+	// a draw offer is made; 0 when no declined offer is shown.
+	declinedAt int
 }
 
 // inflight is a question asked and not yet answered.
@@ -342,6 +349,27 @@ func (m *Match) Run(ctx context.Context) error {
 	}
 }
 
+// forgetDecline clears a declined draw offer from the state once the
+// player has moved again after the engine's reply that declined it: the
+// word belongs to the moves it answered, not to the rest of the game.
+func (m *Match) forgetDecline(moves int) {
+	if m.declinedAt == 0 {
+		return
+	}
+	if m.State().Draw != DrawDeclined {
+		m.declinedAt = 0
+		return
+	}
+	if moves > m.declinedAt {
+		m.declinedAt = 0
+		m.update(func(s *State) {
+			if s.Draw == DrawDeclined {
+				s.Draw = ""
+			}
+		})
+	}
+}
+
 // step brings the match up to date with the game: the sides, the tags,
 // the question in flight and the hint.
 func (m *Match) step(ctx context.Context) {
@@ -351,13 +379,24 @@ func (m *Match) step(ctx context.Context) {
 	}
 	m.mu.Lock()
 	over := snap.Result != nil
-	if m.wasOver && !over && snap.Moves == 0 && m.random {
-		// A new game began on the board after the last one ended.
-		m.setSide(Random)
+	fresh := m.wasOver && !over && snap.Moves == 0
+	if fresh {
+		// A new game began on the board after the last one ended: what
+		// was said of the last one goes with it.
+		m.drawOffered = false
+		if m.random {
+			m.setSide(Random)
+		}
 	}
 	m.wasOver = over
 	side, wantHint := m.side, m.wantHint
 	m.mu.Unlock()
+	if fresh {
+		m.update(func(s *State) {
+			s.Move, s.Book, s.Eval, s.Hint, s.HintEval, s.Draw = "", false, nil, "", nil, ""
+		})
+	}
+	m.forgetDecline(snap.Moves)
 
 	var want [2]bool
 	want[side] = true
@@ -532,6 +571,7 @@ func (m *Match) answered(ctx context.Context, a Answer) {
 			return
 		}
 		m.log.Info("opponent: draw offer declined", "eval", a.Eval.String())
+		m.declinedAt = f.key.moves + 1
 		m.update(func(s *State) { s.Draw = DrawDeclined })
 	}
 	l := trace.Line{Kind: trace.Opponent, Move: a.Move}
@@ -661,6 +701,9 @@ func (m *Match) keepTags(ctx context.Context, side board.Color) {
 	m.mu.Lock()
 	if m.labels[m.tags[tagOf[side.Other()]]] {
 		want[tagOf[side.Other()]] = "?"
+		if name := m.o.Players[side.Other()]; name != "" {
+			want[tagOf[side.Other()]] = name
+		}
 	}
 	if m.o.Annotate != nil {
 		want["Annotator"] = name

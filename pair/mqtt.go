@@ -71,7 +71,7 @@ func DialMQTT(ctx context.Context, cfg *broker.Config, self, other string, log *
 				return
 			}
 			select {
-			case m.in <- Game{Start: w.Start, Moves: w.Moves, Side: w.Side}:
+			case m.in <- Game(w):
 			default:
 				m.log.Warn("pair: the other board's games come faster than they are taken; one dropped")
 			}
@@ -94,7 +94,7 @@ func (m *MQTT) publish(ctx context.Context, payload []byte) {
 // Send publishes g for the other board (or keeps it for the next
 // connection while the broker is out of reach).
 func (m *MQTT) Send(ctx context.Context, g Game) error {
-	b, err := json.Marshal(onWire{Start: g.Start, Moves: g.Moves, Side: g.Side})
+	b, err := json.Marshal(onWire(g))
 	if err != nil {
 		return fmt.Errorf("pair: encoding the game: %w", err)
 	}

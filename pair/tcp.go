@@ -134,7 +134,7 @@ func (t *TCP) serve(ctx context.Context, c net.Conn) {
 			break
 		}
 		select {
-		case t.in <- Game{Start: w.Start, Moves: w.Moves, Side: w.Side}:
+		case t.in <- Game(w):
 		case <-ctx.Done():
 			t.drop(c)
 			return
@@ -158,7 +158,7 @@ func (t *TCP) drop(c net.Conn) {
 
 // write sends g on c, bounded by a write deadline.
 func (t *TCP) write(c net.Conn, g Game) error {
-	b, err := json.Marshal(onWire{Start: g.Start, Moves: g.Moves, Side: g.Side})
+	b, err := json.Marshal(onWire(g))
 	if err != nil {
 		return fmt.Errorf("pair: encoding the game: %w", err)
 	}

@@ -7,6 +7,13 @@
   const GLYPH = { k: '\u265A', q: '\u265B', r: '\u265C', b: '\u265D', n: '\u265E', p: '\u265F' };
   const TEXT = '\uFE0E'; // text, not emoji, presentation
   const TOKEN_KEY = 'boardd-arbiter-token';
+  // TURNED_KEY keeps the flip button's choice: the board turned from the
+  // way it faces by itself (White at the bottom, Black when an engine plays
+  // White).
+  const TURNED_KEY = 'boardd-board-turned';
+  // NO_EVAL_KEY keeps a player's wish not to see the engine's evaluation
+  // while playing.
+  const NO_EVAL_KEY = 'boardd-no-eval';
   const FILES = 'abcdefgh';
   const PIECE = { k: 'king', q: 'queen', r: 'rook', b: 'bishop', n: 'knight', p: 'pawn' };
   // Option ids in plain words (GET /api/options), for the rulings in the
@@ -18,6 +25,7 @@
   let token = '';
   let state = null;
   let flipped = false;
+  let turned = false;
   let occupied = new Set();
   let queue = Promise.resolve();
   let inflight = 0; // inputs sent and not yet answered
@@ -189,6 +197,36 @@
     }
   }
 
+  // drawPromotion shows, on the simulated board, a picker over the square a
+  // pawn has reached on its last rank while the piece is still to be
+  // named: a queen, knight, rook and bishop, one a square from the
+  // promotion square towards the middle of the board; a click names it.
+  function drawPromotion(st) {
+    const root = el('board');
+    const old = document.getElementById('promotion');
+    if (old) old.remove();
+    const ld = st.landing;
+    if (!st.simulated || st.result || !ld || ld.needs !== 'piece') return;
+    const who = st.turn;
+    const file = FILES.indexOf(ld.to[0]);
+    const last = Number(ld.to[1]) - 1;
+    const step = last === 7 ? -1 : 1;
+    const g = svg('g', { id: 'promotion', 'data-square': ld.to, role: 'group', 'aria-label': 'promote to' }, root);
+    svg('rect', { class: 'promo-veil', x: 0, y: 0, width: 840, height: 840 }, g);
+    ['q', 'n', 'r', 'b'].forEach((piece, i) => {
+      const rank = last + step * i;
+      const x = 20 + (flipped ? 7 - file : file) * 100;
+      const y = 20 + (flipped ? rank : 7 - rank) * 100;
+      const b = svg('g', { class: 'promo-choice', 'data-promote': piece, role: 'button', 'aria-label': PIECE[piece], tabindex: 0 }, g);
+      svg('rect', { x: x + 2, y: y + 2, width: 96, height: 96, rx: 48 }, b);
+      const t = svg('text', { class: `man ${who}`, x: x + 50, y: y + 56 }, b);
+      t.textContent = GLYPH[piece] + TEXT;
+      const pick = () => send({ promote: piece, side: who });
+      b.addEventListener('click', pick);
+      b.addEventListener('keydown', (e) => { if (e.key === 'Enter' || e.key === ' ') pick(); });
+    });
+  }
+
   // A click on the simulated board. On an empty square it sets down the
   // man in hand; on a man it picks him up, unless a man of the other side
   // is in hand: then it takes him (lifts him and sets the man in hand down
@@ -219,6 +257,47 @@
       hand.push({ man: men[name] || '?', from: name });
       delete men[name];
       send({ lift: name });
+    }
+    drawHand();
+  }
+
+  // START is the start position: square -> FEN letter.
+  const START = (() => {
+    const back = 'rnbqkbnr', out = {};
+    for (let f = 0; f < 8; f++) {
+      out[FILES[f] + '1'] = back[f].toUpperCase();
+      out[FILES[f] + '2'] = 'P';
+      out[FILES[f] + '7'] = 'p';
+      out[FILES[f] + '8'] = back[f];
+    }
+    return out;
+  })();
+
+  // setupMoves is what the set-up button does on the simulated board, as
+  // clicks would: after a result, every man lifted and the start position
+  // set up (a new game); while the board must be set as lit, the men lit
+  // to go lifted and the squares lit to fill filled. Null when there is
+  // nothing to set up.
+  function setupMoves(st) {
+    if (!st || !st.simulated) return null;
+    if (st.result) return { label: 'Set up the start position', lift: st.occupied.slice(), place: Object.keys(START) };
+    if (st.syncing && (st.missing.length || st.extra.length)) return { label: 'Set the board as lit', lift: st.extra.slice(), place: st.missing.slice() };
+    return null;
+  }
+
+  function setUp() {
+    const m = setupMoves(state);
+    if (!m) return;
+    hand = [];
+    for (const sq of m.lift) {
+      occupied.delete(sq);
+      delete men[sq];
+      send({ lift: sq });
+    }
+    for (const sq of m.place) {
+      occupied.add(sq);
+      men[sq] = (state.result ? START[sq] : state.lifted[sq]) || '?';
+      send({ place: sq });
     }
     drawHand();
   }
@@ -314,18 +393,86 @@
     return parts.join('; ');
   }
 
+  // backText says how to set a position back after a take-back: each man
+  // lit to go back named with the square he stands on ("set the white
+  // rook back on h1 (from h3)"), the rest as fixText says it. Empty when
+  // nothing pairs.
+  function backText(st) {
+    const extra = st.extra.slice(), parts = [], put = [];
+    for (const sq of st.missing) {
+      const letter = st.lifted[sq];
+      const i = known(letter) ? extra.findIndex((x) => st.men[x] === letter) : -1;
+      if (i < 0) {
+        put.push(known(letter) ? `the ${manName(letter)} on ${sq}` : `a man on ${sq}`);
+        continue;
+      }
+      parts.push(`set the ${manName(letter)} back on ${sq} (from ${extra[i]})`);
+      extra.splice(i, 1);
+    }
+    if (!parts.length) return '';
+    if (put.length) parts.push(`put ${and(put)}`);
+    if (extra.length === 1) parts.push(`take the man off ${extra[0]}`);
+    else if (extra.length) parts.push(`take the men off ${and(extra)}`);
+    return parts.join('; ');
+  }
+
+  // dutyText says an obligation in words: "White must move the knight on
+  // g1".
+  function dutyText(st) {
+    const ob = st.obligation;
+    if (!ob) return '';
+    const letter = st.men[ob.square] || st.lifted[ob.square];
+    const piece = known(letter) ? PIECE[letter.toLowerCase()] : 'man';
+    const who = cap(ob.side);
+    switch (ob.what) {
+      case 'king': return `${who} must move the king (not castling)`;
+      case 'castle': return `${who} must castle lawfully`;
+      case 'take-touched': return `${who} must take the ${piece} on ${ob.square}`;
+      default: return `${who} must move the ${piece} on ${ob.square}`;
+    }
+  }
+
+  // carryText says what to do on the board to carry out a move announced:
+  // "move the knight from g8 to f6", "move the king from e8 to c8 and the
+  // rook from a8 to d8", "... and take the pawn off d5", "... and make it
+  // a queen".
+  function carryText(st, mv) {
+    const letter = st.men[mv.from] || st.lifted[mv.from];
+    const kind = known(letter) ? letter.toLowerCase() : '';
+    let text = `move the ${kind ? PIECE[kind] : 'man'} from ${mv.from} to ${mv.to}`;
+    const df = FILES.indexOf(mv.to[0]) - FILES.indexOf(mv.from[0]);
+    if (kind === 'k' && Math.abs(df) === 2) {
+      const rank = mv.from[1];
+      const [rf, rt] = df > 0 ? ['h', 'f'] : ['a', 'd'];
+      return `${text} and the rook from ${rf}${rank} to ${rt}${rank}`;
+    }
+    const victim = st.men[mv.to];
+    if (known(victim)) text += `, taking the ${PIECE[victim.toLowerCase()]}`;
+    else if (kind === 'p' && df !== 0) text += ` and take the pawn off ${mv.to[0]}${mv.from[1]}`;
+    const promo = mv.uci && mv.uci.length === 5 ? mv.uci[4] : '';
+    if (promo) text += ` and make it a ${PIECE[promo]}`;
+    return text;
+  }
+
   function statusText(st) {
-    if (st.result) return `Game over: ${st.result.result}, ${st.result.reason}.`;
+    if (st.result) return `Game over: ${st.result.result}, ${st.result.reason}. To play again, clear the board and set up the start position.`;
     if (st.syncing && st.mismatch) return `The board does not match the game: ${fixText(st)}.`;
-    if (st.syncing) return `Set the board as lit: ${fixText(st)}.`;
+    const duty = dutyText(st);
+    if (st.syncing) {
+      const back = backText(st);
+      const then = duty ? `; then ${duty}` : '';
+      return back ? `${cap(back)}${then}.` : `Set the board as lit: ${fixText(st)}${then}.`;
+    }
     if (st.pending) return `Waiting for ${chooserName(st.pending.chooser)} to choose.`;
     const aw = st.remote && st.remote.awaiting;
-    if (aw) return `${cap(st.turn)} plays ${aw.san}: move the man from ${aw.from} to ${aw.to}.`;
+    if (aw) return `${cap(st.turn)} to move: carry out ${aw.san}, ${carryText(st, aw)}.`;
     const ld = st.landing;
+    if (ld && ld.needs === 'piece') return `${cap(st.turn)} promotes on ${ld.to}: choose the piece${st.simulated ? ' over the square' : ''}.`;
     if (ld) {
       const needs = { rook: ' (castling: now the rook)', victim: ` (en passant: take the pawn off)`, piece: ' (name the piece)' };
       return `${cap(st.turn)} plays ${ld.san || ld.uci}: pending until the hand leaves it${needs[ld.needs] || ''}.`;
     }
+    if (duty) return `${duty}.`;
     return `${cap(st.turn)} to move.`;
   }
 
@@ -381,11 +528,17 @@
       }
     };
     addNotes(0);
+    const showEval = el('show-eval').checked;
     for (const m of st.moves) {
       const li = document.createElement('li');
-      li.className = 'move';
+      // A move of Black's beside White's of the same number shares its
+      // row: its number is White's.
+      const prev = items[items.length - 1];
+      const beside = m.side === 'black' && prev && prev.classList.contains('white') && prev.dataset.number === String(m.number);
+      li.className = `move ${m.side}${beside ? ' beside' : ''}`;
       li.dataset.ply = m.ply;
       li.dataset.san = m.san;
+      li.dataset.number = m.number;
       const num = document.createElement('span');
       num.className = 'num';
       num.textContent = m.side === 'white' ? `${m.number}.` : `${m.number}\u2026`;
@@ -394,10 +547,20 @@
       san.textContent = m.san;
       li.append(num, san);
       for (const c of m.comments || []) {
-        const sp = document.createElement('span');
-        sp.className = 'comment';
-        sp.textContent = c;
-        li.append(sp);
+        // The engine's evaluation and the clock as small numbers; the rest
+        // as it is written.
+        const small = (cls, text) => {
+          const sp = document.createElement('span');
+          sp.className = cls;
+          sp.textContent = text;
+          li.append(sp);
+        };
+        const rest = c.replace(/\[%(eval|clk) ([^\]]*)\]/g, (all, cmd, v) => {
+          if (cmd === 'eval' && showEval) small('eval', /^[-#]/.test(v) ? v : '+' + v);
+          if (cmd === 'clk') small('clk', v);
+          return '';
+        }).trim();
+        if (rest) small('comment', rest);
       }
       items.push(li);
       addNotes(m.ply);
@@ -489,6 +652,24 @@
     return 50 + 50 * (2 / (1 + Math.exp(-0.00368208 * ev.cp)) - 1);
   }
 
+  // idle says which of the engine's commands cannot work now, and why
+  // (the button's title): no resigning, offering or hint after the result
+  // (a take-back may still undo the last moves), no hint while the engine
+  // thinks, no take-back before a move.
+  function idle(st) {
+    const o = st.opponent;
+    const over = st.result ? 'the game is over' : '';
+    return {
+      takeback: st.moves.length ? '' : 'no move to take back',
+      hint: over || (o.thinking ? 'the engine is thinking' : o.hinting ? 'a hint is on its way' : ''),
+      draw: over || (o.draw === 'offered' ? 'a draw is offered' : ''),
+      resign: over,
+      decline: over,
+      abort: over,
+      'claim-victory': over,
+    };
+  }
+
   // drawEngine shows the engine playing a side: who it is, what it is
   // doing, its evaluation and best line, and its commands for whoever may
   // give them (the player at a simulated board, the arbiter).
@@ -502,14 +683,15 @@
     const hint = st.remote && st.remote.hint;
     const doing = [];
     if (o.thinking) doing.push(`${o.name} is thinking…`);
-    else if (aw && !st.result) doing.push(`${o.name} plays ${aw.san}${o.book ? ' (from its book)' : ''}: move the man from ${aw.from} to ${aw.to}.`);
+    else if (aw && !st.result) doing.push(`${o.name} plays ${aw.san}${o.book ? ' (from its book)' : ''}: ${carryText(st, aw)}.`);
     if (o.hinting) doing.push('Looking for a hint…');
     else if (hint) doing.push(`Hint: ${hint.san}, from ${hint.from} to ${hint.to}.`);
     const draw = { offered: 'Draw offered: the engine answers with its next move.', declined: 'The engine declined the draw.', accepted: 'The engine accepted the draw.' }[o.draw];
     if (draw) doing.push(draw);
     el('engine-doing').textContent = doing.join(' ');
     const ev = o.eval;
-    el('engine-eval').hidden = !ev;
+    el('eval-switch').hidden = !ev && el('show-eval').checked;
+    el('engine-eval').hidden = !ev || !el('show-eval').checked;
     if (ev) {
       el('evalbar-white').style.width = `${whiteShare(ev).toFixed(1)}%`;
       el('evalbar').setAttribute('aria-label', `evaluation ${ev.score} for White`);
@@ -523,7 +705,11 @@
     recovered.textContent = !o.fault && o.recovered ? `The engine was restarted after a fault and given the position again: ${o.recovered}.` : '';
     recovered.hidden = !recovered.textContent;
     el('engine-controls').hidden = !(st.simulated || role === 'arbiter');
-    for (const b of document.querySelectorAll('#engine-controls [data-command]')) b.disabled = !o.commands.includes(b.dataset.command);
+    const cannot = idle(st);
+    for (const b of document.querySelectorAll('#engine-controls [data-command]')) {
+      b.disabled = !o.commands.includes(b.dataset.command) || !!cannot[b.dataset.command];
+      b.title = cannot[b.dataset.command] || b.dataset.title || '';
+    }
     el('engine-level-set').disabled = !o.commands.includes('level');
     const side = el('engine-side');
     if (document.activeElement !== side) side.value = o.random ? 'random' : o.side;
@@ -544,6 +730,45 @@
     if (s < 10) return `0:0${(ms / 1000).toFixed(1)}`;
     const h = Math.floor(s / 3600), m = Math.floor((s % 3600) / 60), sec = String(s % 60).padStart(2, '0');
     return h ? `${h}:${String(m).padStart(2, '0')}:${sec}` : `${m}:${sec}`;
+  }
+
+  // drawClocks shows the players, by name where known, and the game's
+  // clocks, counting the running side's time down from the state's word
+  // until the next state comes; a side whose time is out shows its flag
+  // fallen. A board that sends only the times shown (no milliseconds) is
+  // shown as it sends them.
+  let clockTimer = null;
+  function drawClocks(st) {
+    const c = st.clock;
+    const names = st.players || {};
+    el('clocks').hidden = !c && !names.white && !names.black;
+    if (clockTimer) { clearInterval(clockTimer); clockTimer = null; }
+    for (const side of ['white', 'black']) {
+      const who = el('clock-' + side).querySelector('.who');
+      who.textContent = names[side] ? `${cap(side)}: ${names[side]}` : cap(side);
+      who.title = who.textContent;
+      el('clock-' + side).querySelector('.time').hidden = !c;
+      el('clock-' + side).querySelector('.flag').hidden = true;
+      el('clock-' + side).dataset.running = 'no';
+      el('clock-' + side).dataset.flag = 'no';
+    }
+    if (!c) return;
+    const counted = c.white_ms !== undefined || c.black_ms !== undefined;
+    const since = Date.now();
+    const tick = () => {
+      for (const side of ['white', 'black']) {
+        const e = el('clock-' + side);
+        let ms = c[side + '_ms'] || 0;
+        if (c.running === side) ms -= Date.now() - since;
+        const flag = c.flag === side || (counted && ms <= 0 && (c.running === side || c.flag === side));
+        e.querySelector('.time').textContent = counted ? clockText(ms) : c[side];
+        e.querySelector('.flag').hidden = !flag;
+        e.dataset.running = c.running === side && !flag ? 'yes' : 'no';
+        e.dataset.flag = flag ? 'yes' : 'no';
+      }
+    };
+    tick();
+    if (counted && c.running) clockTimer = setInterval(tick, 100);
   }
 
   // drawOnline shows a game played on lichess in the engine's panel: the
@@ -601,9 +826,21 @@
     el('engine-eval').hidden = true;
   }
 
+  // facing turns the board to the player: Black at the bottom when the
+  // engine (or the opponent online) plays White, unless the flip button
+  // turned it.
+  function facing(st) {
+    const black = !!(st.opponent && st.opponent.side === 'white');
+    if ((black !== turned) !== flipped) {
+      flipped = black !== turned;
+      buildBoard();
+    }
+  }
+
   function render(st) {
     state = st;
     adopt(st);
+    facing(st);
     document.title = `boardd ${st.board}`;
     el('laws').textContent = `${st.laws.name} (${st.laws.id})${st.tournament ? ', tournament' : ''}`;
     el('laws').dataset.laws = st.laws.id;
@@ -611,17 +848,22 @@
     el('sim').hidden = !st.simulated;
     el('board').classList.toggle('sim', st.simulated);
     drawSquares(st);
+    drawPromotion(st);
     el('status').textContent = statusText(st);
     el('status').dataset.syncing = st.syncing ? (st.mismatch ? 'mismatch' : 'restore') : '';
     const fault = el('fault');
     fault.textContent = faultText(st);
     fault.hidden = fault.textContent === '';
     drawHand();
+    const setup = setupMoves(st);
+    el('setup').hidden = !setup;
+    if (setup) el('setup').textContent = setup.label;
     drawPending(st);
     const res = el('result');
     res.hidden = !st.result;
-    res.textContent = st.result ? `Result ${st.result.result}: ${st.result.reason} (${st.result.law})` : '';
+    res.textContent = st.result ? `Result ${st.result.result}: ${st.result.reason}${st.result.law ? ' (' + st.result.law + ')' : ''}.` : '';
     drawMoves(st);
+    drawClocks(st);
     drawEngine(st);
     const sel = el('laws-select');
     if (document.activeElement !== sel) sel.value = st.laws.id;
@@ -705,6 +947,7 @@
       if (id && confirm(`Change the law-set to ${id}?`)) arbiterAction({ action: 'laws', value: id });
     });
     for (const b of document.querySelectorAll('#engine-controls [data-command]')) {
+      b.dataset.title = b.title;
       b.addEventListener('click', () => {
         const c = b.dataset.command;
         if (c === 'resign' && !confirm('Resign the game?')) return;
@@ -717,15 +960,28 @@
       if (el('engine-level').value) engineCommand('level', el('engine-level').value);
     });
     el('one-by-one').addEventListener('change', drawHand);
-    el('flip').addEventListener('click', () => {
-      flipped = !flipped;
-      buildBoard();
+    el('setup').addEventListener('click', setUp);
+    el('show-eval').addEventListener('change', () => {
+      try {
+        if (el('show-eval').checked) localStorage.removeItem(NO_EVAL_KEY); else localStorage.setItem(NO_EVAL_KEY, '1');
+      } catch (e) { /* private mode */ }
       if (state) render(state);
+    });
+    el('flip').addEventListener('click', () => {
+      turned = !turned;
+      try {
+        if (turned) localStorage.setItem(TURNED_KEY, '1'); else localStorage.removeItem(TURNED_KEY);
+      } catch (e) { /* private mode */ }
+      if (state) render(state);
+      else { flipped = turned; buildBoard(); }
     });
   }
 
   async function init() {
     readToken();
+    try { turned = localStorage.getItem(TURNED_KEY) === '1'; } catch (e) { turned = false; }
+    flipped = turned;
+    try { el('show-eval').checked = localStorage.getItem(NO_EVAL_KEY) !== '1'; } catch (e) { /* shown */ }
     boardId = new URLSearchParams(location.search).get('board') || '';
     if (!boardId) {
       try {
