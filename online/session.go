@@ -171,6 +171,12 @@ type Session struct {
 	nextWatch int
 	retractTo []string // lichess's game after a plan that took moves back
 	final     *lichess.GameState
+	// handed is the board's move (ply:uci) handed to lichess whose answer
+	// has not come; refusedMove, one lichess refused, until the board no
+	// longer has it. Neither is handed again meanwhile: a second hand-over
+	// of a move still in flight, or refused and about to be taken back,
+	// would play it on lichess while the board takes it back.
+	handed, refusedMove string
 }
 
 // New builds a session for the game o names.
@@ -358,8 +364,20 @@ func (s *Session) onState(gs *lichess.GameState) {
 
 func (s *Session) onMove(e lichess.Sent) {
 	s.log.Info("online: the board's move", "ply", e.Ply, "move", e.Move, "status", e.Status.String())
+	key := sentKey(e.Ply, e.Move)
+	s.mu.Lock()
+	if e.Status != lichess.SendPending && s.handed == key {
+		s.handed = ""
+	}
+	if e.Status == lichess.SendRefused {
+		s.refusedMove = key
+	}
+	s.mu.Unlock()
 	s.update(nil)
 }
+
+// sentKey names the board's move uci at ply for the hand-over's records.
+func sentKey(ply int, uci string) string { return fmt.Sprintf("%d:%s", ply, uci) }
 
 func (s *Session) onGone(g *lichess.OpponentGone) {
 	s.update(func(st *State) { st.OpponentGone, st.ClaimIn = g.Gone, g.ClaimWinIn })
@@ -455,6 +473,7 @@ func (s *Session) boardLoop(ctx context.Context) {
 		if err != nil {
 			continue
 		}
+		s.forgetRefused(v)
 		if s.syncBoard(ctx, v) {
 			// The board's game changed under v: the next turn reads it
 			// again.
@@ -558,11 +577,27 @@ func (s *Session) send(ctx context.Context, v view, refused string) string {
 		return refused
 	}
 	n, snap := len(v.theirs), v.snap
-	key := fmt.Sprintf("%d:%s", n, uci)
+	key := sentKey(n, uci)
 	if key == refused {
 		return refused
 	}
+	s.mu.Lock()
+	busy := key == s.handed || key == s.refusedMove
+	if !busy {
+		s.handed = key
+	}
+	s.mu.Unlock()
+	if busy {
+		return refused
+	}
 	err := s.game.Move(ctx, uci)
+	if err != nil {
+		s.mu.Lock()
+		if s.handed == key {
+			s.handed = ""
+		}
+		s.mu.Unlock()
+	}
 	switch {
 	case err == nil:
 		return ""
@@ -617,6 +652,22 @@ func (s *Session) read(ctx context.Context) (view, error) {
 		// Do returns nil when ctx ended as the call came up, without it.
 		return view{}, context.Canceled
 	}
+}
+
+// forgetRefused forgets the move lichess refused once the board no longer
+// has it at its ply (taken back): played again, it is handed over again.
+func (s *Session) forgetRefused(v view) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.refusedMove == "" {
+		return
+	}
+	for ply, uci := range v.moves {
+		if sentKey(ply, uci) == s.refusedMove {
+			return
+		}
+	}
+	s.refusedMove = ""
 }
 
 // syncBoard takes back on the board the moves lichess took back or
