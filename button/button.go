@@ -7,10 +7,14 @@
 // GPIO character device, periph's gpioioctl): a watcher sleeps until its
 // line changes, waits for the contacts to stop bouncing, and reports a press
 // when the line settles in the pressed state. Releases are not reported as
-// presses; a button held down for Opts.HoldTime or longer is reported as a
-// hold when it is let go (with the buttons of the same side held down with
-// it), beside its press. The package knows buttons, not chess: what a press
-// means is the arbiter's, what a hold asks is the voice's.
+// presses. Where holds are sensed (Opts.HoldTime, for the voice), a button
+// held down for the hold time or longer is a hold, reported when it is let
+// go (with the buttons of the same side held down with it), and no press: a
+// blind player holding his clock button to hear the clocks has not pressed
+// his clock. A shorter press is then reported when the button is let go
+// (its line stamped with the moment it went down). The package knows buttons, not
+// chess: what a press means is the arbiter's, what a hold asks is the
+// voice's.
 package button
 
 import (
@@ -67,8 +71,8 @@ type Opts struct {
 	// are not sensed.
 	HoldTime time.Duration
 	// Hold, with HoldTime, is told of each hold when its button is let go,
-	// on a watcher's goroutine. The press went to Press when the button
-	// went down, as for any press.
+	// on a watcher's goroutine. A hold is no press; with holds sensed, a
+	// press goes to Press when its button is let go short of the hold time.
 	Hold func(Hold)
 }
 
@@ -189,36 +193,47 @@ func (s *Set) watch(ctx context.Context, b Button) {
 			continue // a glitch, or a press and release within one bounce
 		}
 		pressed = now
-		if pressed {
-			s.o.Press(trace.Line{T: at, Kind: trace.Press, Button: b.Name, Side: b.Side})
+		if !s.holdsSensed() {
+			if pressed {
+				s.o.Press(trace.Line{T: at, Kind: trace.Press, Button: b.Name, Side: b.Side})
+			}
+			continue
 		}
-		s.track(b, pressed, at)
+		if since, press := s.track(b, pressed, at); press {
+			s.o.Press(trace.Line{T: since, Kind: trace.Press, Button: b.Name, Side: b.Side})
+		}
 	}
 }
+
+// holdsSensed reports whether the set tells holds from presses.
+func (s *Set) holdsSensed() bool { return s.o.HoldTime > 0 && s.o.Hold != nil }
 
 func (s *Set) pressed(l gpio.Level) bool { return l == gpio.Level(s.o.ActiveHigh) }
 
 // track follows the buttons down for holds: when b is let go at t after
 // the hold time, the hold is reported with every button of its side down
-// as long; those are then let go without a report of their own.
-func (s *Set) track(b Button, pressed bool, t time.Duration) {
-	if s.o.HoldTime <= 0 || s.o.Hold == nil {
-		return
-	}
+// as long; those are then let go without a report of their own. A button
+// let go sooner, and not part of a hold, was pressed: track returns when it
+// went down and true.
+func (s *Set) track(b Button, pressed bool, t time.Duration) (time.Duration, bool) {
 	key := b.Side + " " + b.Name
 	s.mu.Lock()
 	if pressed {
 		s.down[key] = t
 		s.mu.Unlock()
-		return
+		return 0, false
 	}
 	since, ok := s.down[key]
 	used := s.used[key]
 	delete(s.down, key)
 	delete(s.used, key)
-	if !ok || used || t-since < s.o.HoldTime {
+	if !ok || used {
 		s.mu.Unlock()
-		return
+		return 0, false
+	}
+	if t-since < s.o.HoldTime {
+		s.mu.Unlock()
+		return since, true
 	}
 	h := Hold{Side: b.Side, Buttons: []string{b.Name}, T: since, For: t - since}
 	for other, from := range s.down {
@@ -232,6 +247,7 @@ func (s *Set) track(b Button, pressed bool, t time.Duration) {
 	s.mu.Unlock()
 	sort.Strings(h.Buttons)
 	s.o.Hold(h)
+	return 0, false
 }
 
 // Halt interrupts every watcher's wait (on lines that support it).
