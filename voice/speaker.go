@@ -101,9 +101,14 @@ type SpeakerOptions struct {
 	// Wait waits the timeout (default timing.Wait): tests give their own.
 	Wait func(ctx context.Context, d time.Duration) error
 	// MaxFaults is how many faults in a row the speaker takes before it
-	// gives up speaking until Reset (default 3); lines said meanwhile are
-	// dropped.
+	// gives up speaking until Reset or Retry (default 3); lines said
+	// meanwhile are dropped.
 	MaxFaults int
+	// Retry waits, after the speaker gave up, until it should try the
+	// program again (a sound card plugged back, a package installed); it
+	// returns an error when it will not (ctx ended). Default: 30 s on the
+	// real clock.
+	Retry func(ctx context.Context) error
 	// Log is where faults are logged (default: discarded).
 	Log *slog.Logger
 	// Spoken, when set, is told of each line when the program has finished
@@ -112,11 +117,16 @@ type SpeakerOptions struct {
 	Spoken func(line string, err error)
 }
 
+// RetryAfter is how long a speaker that gave up waits before it tries its
+// program again, by default.
+const RetryAfter = 30 * time.Second
+
 // Speaker reads lines aloud through a speech program, one process a line,
 // on a goroutine of its own (Run): Say queues a line and returns at once. A
 // program that is missing, crashes, hangs or writes garbage is a fault,
 // logged and kept for the console to show (Fault), and the lines go on; after
-// MaxFaults in a row the speaker stops trying until Reset.
+// MaxFaults in a row the speaker stops trying until Reset, or until Retry
+// says to try again.
 type Speaker struct {
 	o    SpeakerOptions
 	path string
@@ -145,6 +155,9 @@ func NewSpeaker(o SpeakerOptions) *Speaker {
 	}
 	if o.MaxFaults <= 0 {
 		o.MaxFaults = 3
+	}
+	if o.Retry == nil {
+		o.Retry = func(ctx context.Context) error { return timing.Wait(ctx, RetryAfter) }
 	}
 	if o.Log == nil {
 		o.Log = slog.New(slog.DiscardHandler)
@@ -246,7 +259,13 @@ func (s *Speaker) Run(ctx context.Context) error {
 		if err != nil {
 			s.o.Log.Warn("voice: a line was not spoken; the game goes on", "err", err)
 			if gaveUp {
-				s.o.Log.Error("voice: the speech program failed too often in a row; boardd speaks no more until restarted", "faults", s.o.MaxFaults)
+				s.o.Log.Error("voice: the speech program failed too often in a row; boardd tries it again later", "faults", s.o.MaxFaults)
+				go func() {
+					if s.o.Retry(ctx) == nil {
+						s.o.Log.Info("voice: trying the speech program again")
+						s.Reset()
+					}
+				}()
 			}
 		}
 		if s.o.Spoken != nil {

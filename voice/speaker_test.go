@@ -258,6 +258,7 @@ func TestSpeakerNeverBlocksAndGivesUp(t *testing.T) {
 	spoken := make(chan error, 100)
 	s := NewSpeaker(SpeakerOptions{Path: script(t, "exit 1"), MaxFaults: 2, Queue: 3,
 		Wait:   func(ctx context.Context, d time.Duration) error { <-ctx.Done(); return ctx.Err() },
+		Retry:  func(ctx context.Context) error { <-ctx.Done(); return ctx.Err() },
 		Spoken: func(_ string, err error) { spoken <- err }})
 	for i := range 10 {
 		s.Say(fmt.Sprintf("line %d", i)) // before Run: nothing is spoken, nothing blocks
@@ -287,5 +288,60 @@ func TestSpeakerNeverBlocksAndGivesUp(t *testing.T) {
 	s.Say("after reset")
 	if err := <-spoken; err == nil {
 		t.Fatal("a failing program spoke after reset")
+	}
+}
+
+// TestSpeakerTriesAgain: a speaker that gave up tries its program again
+// when Retry says so, and speaks once the program works (a sound card
+// plugged back).
+func TestSpeakerTriesAgain(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	broken := filepath.Join(t.TempDir(), "broken")
+	if err := os.WriteFile(broken, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	retry := make(chan struct{})
+	spoken := make(chan error, 100)
+	s := NewSpeaker(SpeakerOptions{Path: script(t, "test -e "+broken+" && exit 1; exit 0"), MaxFaults: 2,
+		Retry: func(ctx context.Context) error {
+			select {
+			case <-retry:
+				return nil
+			case <-ctx.Done():
+				return ctx.Err()
+			}
+		},
+		Spoken: func(_ string, err error) { spoken <- err }})
+	go s.Run(ctx)
+	s.Say("one")
+	s.Say("two")
+	for range 2 {
+		if err := <-spoken; err == nil {
+			t.Fatal("a failing program spoke")
+		}
+	}
+	s.Say("while given up")
+	if err := os.Remove(broken); err != nil {
+		t.Fatal(err)
+	}
+	close(retry)
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		s.Say("again")
+		select {
+		case err := <-spoken:
+			if err != nil {
+				t.Fatalf("after the retry: %v", err)
+			}
+			if s.Fault() != nil {
+				t.Errorf("the fault %v is still shown after a line was spoken", s.Fault())
+			}
+			return
+		case <-time.After(50 * time.Millisecond):
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the speaker never tried again")
+		}
 	}
 }
