@@ -147,13 +147,25 @@ func (p *Player) Run(ctx context.Context) error {
 
 // game returns this board's game as it is sent.
 func (p *Player) game(ctx context.Context) (Game, error) {
-	var g Game
+	// The runner may still run the call after Do has returned for a
+	// cancelled ctx: the game comes back through a channel, never a
+	// variable both goroutines touch.
+	ch := make(chan Game, 1)
 	err := p.r.Do(ctx, func(gm *game.Game, _ time.Duration) {
 		start, moves := gm.Line()
-		g = gameOf(start, moves)
+		g := gameOf(start, moves)
 		g.Side = p.here.String()
+		ch <- g
 	})
-	return g, err
+	if err != nil {
+		return Game{}, err
+	}
+	select {
+	case g := <-ch:
+		return g, nil
+	default:
+		return Game{}, context.Canceled // Do returned nil without running the call
+	}
 }
 
 // gameOf writes a line of play as a Game.
