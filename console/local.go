@@ -478,8 +478,9 @@ func (l *Local) snapshot(p *game.Game, now time.Duration) State {
 	if l.opts.Faults != nil {
 		st.Faults = append(st.Faults, l.opts.Faults()...)
 	}
-	st.Remote = remoteOf(snap)
-	st.Landing = landingOf(snap)
+	moves := &lazyAnalysis{pos: snap.Position}
+	st.Remote = remoteOf(snap, moves)
+	st.Landing = landingOf(snap, moves)
 	if l.opts.Notices != nil {
 		st.Notices = l.opts.Notices()
 	}
@@ -530,18 +531,34 @@ func faultsOf(snap *game.Snapshot) []string {
 	return faults
 }
 
-// remoteOf says who plays from off the board and what the player must do
-// for them; nil when both sides play at the board.
+// lazyAnalysis analyses a snapshot's position (its legal moves, for SAN)
+// once, and only if something asks: most states need none.
+type lazyAnalysis struct {
+	pos  board.Position
+	an   *board.Analysis
+	done bool
+}
+
+// get returns the analysis, or nil for a position that cannot be analysed.
+func (l *lazyAnalysis) get() *board.Analysis {
+	if !l.done {
+		l.done = true
+		l.an, _ = board.Analyse(l.pos)
+	}
+	return l.an
+}
+
 // landingOf is the move a snapshot shows as pending, or nil.
-func landingOf(snap *game.Snapshot) *Landing {
+func landingOf(snap *game.Snapshot, pos *lazyAnalysis) *Landing {
 	if !snap.HasLanding {
 		return nil
 	}
 	m := snap.Landing
 	l := &Landing{UCI: m.UCI(), From: m.From.String(), To: m.To.String(), Needs: snap.LandingNeeds}
-	if an, err := board.Analyse(snap.Position); err == nil && an.IsLegal(m) {
+	an := pos.get()
+	if an != nil && an.IsLegal(m) {
 		l.SAN = an.SAN(m)
-	} else if err == nil && m.Promo == board.NoKind {
+	} else if an != nil && m.Promo == board.NoKind {
 		// A promotion not yet named: any piece makes it legal.
 		q := m
 		q.Promo = board.Queen
@@ -554,7 +571,9 @@ func landingOf(snap *game.Snapshot) *Landing {
 	return l
 }
 
-func remoteOf(snap *game.Snapshot) *Remote {
+// remoteOf says who plays from off the board and what the player must do
+// for them; nil when both sides play at the board.
+func remoteOf(snap *game.Snapshot, pos *lazyAnalysis) *Remote {
 	if !snap.Remote[board.White] && !snap.Remote[board.Black] && !snap.HasHint {
 		return nil
 	}
@@ -562,8 +581,8 @@ func remoteOf(snap *game.Snapshot) *Remote {
 	if !snap.HasAwaiting && !snap.HasHint {
 		return r
 	}
-	an, err := board.Analyse(snap.Position)
-	if err != nil {
+	an := pos.get()
+	if an == nil {
 		return r
 	}
 	announce := func(m board.Move) *RemoteMove {

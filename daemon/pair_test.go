@@ -64,12 +64,7 @@ func TestPairedBoards(t *testing.T) {
 // linkA and linkB.
 func pairedBoards(t *testing.T, linkA func(Options) Options, linkB func(*running, Options) Options) {
 	dir := t.TempDir()
-	said := filepath.Join(dir, "said.txt")
-	program := filepath.Join(dir, "fake-espeak")
-	if err := os.WriteFile(program, []byte(fmt.Sprintf("#!/bin/sh\ncat >>%q\necho >>%q\n", said, said)), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	cfg := writeFile(t, "boardd.toml", fmt.Sprintf("[voice]\nprogram = %q\n", program))
+	said, cfg := fakeSpeech(t, dir)
 
 	inA, feedA := io.Pipe()
 	inB, feedB := io.Pipe()
@@ -141,12 +136,7 @@ func TestPairFlagsRefused(t *testing.T) {
 // blind player's board says so aloud, and neither takes the other's move.
 func TestPairedBoardsDifferenceSaid(t *testing.T) {
 	dir := t.TempDir()
-	said := filepath.Join(dir, "said.txt")
-	program := filepath.Join(dir, "fake-espeak")
-	if err := os.WriteFile(program, []byte(fmt.Sprintf("#!/bin/sh\ncat >>%q\necho >>%q\n", said, said)), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	cfg := writeFile(t, "boardd.toml", fmt.Sprintf("[voice]\nprogram = %q\n", program))
+	said, cfg := fakeSpeech(t, dir)
 	inA, feedA := io.Pipe()
 	inB, feedB := io.Pipe()
 	t.Cleanup(func() { feedA.Close(); feedB.Close() })
@@ -178,4 +168,17 @@ func TestPairedBoardsDifferenceSaid(t *testing.T) {
 	if ma, mb := journalMoves(t, stateA), journalMoves(t, stateB); strings.Join(ma, " ") != "e2e4" || strings.Join(mb, " ") != "d2d4" {
 		t.Errorf("the journals: %v and %v, want e2e4 and d2d4 alone", ma, mb)
 	}
+}
+
+// fakeSpeech writes, in dir, a speech program that appends each line it is
+// given to a file, and a configuration naming it: the file's path (said)
+// and the configuration's (cfg).
+func fakeSpeech(t *testing.T, dir string) (said, cfg string) {
+	t.Helper()
+	said = filepath.Join(dir, "said.txt")
+	program := filepath.Join(dir, "fake-espeak")
+	if err := os.WriteFile(program, []byte(fmt.Sprintf("#!/bin/sh\ncat >>%q\necho >>%q\n", said, said)), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return said, writeFile(t, "boardd.toml", fmt.Sprintf("[voice]\nprogram = %q\n", program))
 }

@@ -1,6 +1,7 @@
 package gesture
 
 import (
+	"slices"
 	"testing"
 	"time"
 
@@ -115,7 +116,7 @@ func TestSetDownInPassing(t *testing.T) {
 			// Settle longer than any dwell of the script; the pending move
 			// shows at 100 ms, within every dwell.
 			got := only(play(t, c.fen, c.script, Options{Settle: 400 * time.Millisecond, QuickSettle: 100 * time.Millisecond}), "touch", "adjust", "move", "false", "mismatch")
-			if !equal(got, c.want) {
+			if !slices.Equal(got, c.want) {
 				t.Fatalf("log %v, want %v", got, c.want)
 			}
 		})
@@ -144,7 +145,7 @@ func TestCastlingWaitsForTheRook(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			got := only(play(t, fen, c.script, Options{}), "touch", "move", "false", "mismatch")
-			if !equal(got, c.want) {
+			if !slices.Equal(got, c.want) {
 				t.Fatalf("log %v, want %v", got, c.want)
 			}
 		})
@@ -184,18 +185,6 @@ func TestPendingNeeds(t *testing.T) {
 	}
 }
 
-func equal(a, b []string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
-}
-
 // The edges of a set-down in passing: a man that rests exactly the settle
 // time has been let go (the move is made, and what follows is read after
 // it); one lifted a millisecond sooner was still in hand; a placement
@@ -223,10 +212,10 @@ func TestSetDownInPassingEdges(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			got := only(play(t, "", c.script, Options{}), "touch", "move", "false", "mismatch")
-			if len(got) < len(c.want) || !equal(got[:len(c.want)], c.want) {
+			if len(got) < len(c.want) || !slices.Equal(got[:len(c.want)], c.want) {
 				t.Fatalf("log %v, want it to begin %v", got, c.want)
 			}
-			if c.name != "rests exactly the settle time" && !equal(got, c.want) {
+			if c.name != "rests exactly the settle time" && !slices.Equal(got, c.want) {
 				t.Fatalf("log %v, want %v", got, c.want)
 			}
 		})

@@ -219,7 +219,16 @@ func testDescriptorsRunOut(t *testing.T, bin string) {
 // needed where unprivileged user namespaces are allowed): the test binary
 // runs TestFullDiskChild there.
 func testFullDisk(t *testing.T, bin string) {
-	cmd := exec.Command(os.Args[0], "-test.run=^TestFullDiskChild$", "-test.v")
+	runInNamespace(t, "TestFullDiskChild", bin, "the injected file system's tests (package journal) stand in")
+}
+
+// runInNamespace runs the test child of this test binary as root of a user
+// and mount namespace of its own, where it may mount a small tmpfs, with
+// the boardd binary bin; it skips (saying what stands in, if anything)
+// where such namespaces are not allowed, and fails unless child passes.
+func runInNamespace(t *testing.T, child, bin, insteadNote string) {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], "-test.run=^"+child+"$", "-test.v")
 	cmd.Env = append(os.Environ(), "BOARDD_TEST_FULL_DISK_BIN="+bin)
 	cmd.SysProcAttr = &syscall.SysProcAttr{
 		Cloneflags:  syscall.CLONE_NEWUSER | syscall.CLONE_NEWNS,
@@ -229,12 +238,15 @@ func testFullDisk(t *testing.T, bin string) {
 	out, err := cmd.CombinedOutput()
 	var pe *os.PathError
 	if errors.As(err, &pe) || errors.Is(err, syscall.EPERM) || errors.Is(err, syscall.EINVAL) || errors.Is(err, syscall.ENOSPC) {
-		t.Skipf("no user and mount namespace to mount a small tmpfs in (%v): the injected file system's tests (package journal) stand in", err)
+		if insteadNote != "" {
+			t.Skipf("no user and mount namespace to mount a small tmpfs in (%v): %s", err, insteadNote)
+		}
+		t.Skipf("no user and mount namespace to mount a small tmpfs in (%v)", err)
 	}
-	if strings.Contains(string(out), "--- SKIP: TestFullDiskChild") {
+	if strings.Contains(string(out), "--- SKIP: "+child) {
 		t.Skipf("the child could not mount a tmpfs:\n%s", out)
 	}
-	if err != nil || !strings.Contains(string(out), "--- PASS: TestFullDiskChild") {
+	if err != nil || !strings.Contains(string(out), "--- PASS: "+child) {
 		t.Fatalf("in its namespace: %v\n%s", err, out)
 	}
 	t.Logf("%s", out)
@@ -336,26 +348,7 @@ func TestFirstStartOnAFullDisk(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and runs the boardd binary")
 	}
-	bin := buildBoardd(t)
-	cmd := exec.Command(os.Args[0], "-test.run=^TestFirstStartOnAFullDiskChild$", "-test.v")
-	cmd.Env = append(os.Environ(), "BOARDD_TEST_FULL_DISK_BIN="+bin)
-	cmd.SysProcAttr = &syscall.SysProcAttr{
-		Cloneflags:  syscall.CLONE_NEWUSER | syscall.CLONE_NEWNS,
-		UidMappings: []syscall.SysProcIDMap{{ContainerID: 0, HostID: os.Getuid(), Size: 1}},
-		GidMappings: []syscall.SysProcIDMap{{ContainerID: 0, HostID: os.Getgid(), Size: 1}},
-	}
-	out, err := cmd.CombinedOutput()
-	var pe *os.PathError
-	if errors.As(err, &pe) || errors.Is(err, syscall.EPERM) || errors.Is(err, syscall.EINVAL) {
-		t.Skipf("no user and mount namespace to mount a small tmpfs in (%v)", err)
-	}
-	if strings.Contains(string(out), "--- SKIP: TestFirstStartOnAFullDiskChild") {
-		t.Skipf("the child could not mount a tmpfs:\n%s", out)
-	}
-	if err != nil || !strings.Contains(string(out), "--- PASS: TestFirstStartOnAFullDiskChild") {
-		t.Fatalf("in its namespace: %v\n%s", err, out)
-	}
-	t.Logf("%s", out)
+	runInNamespace(t, "TestFirstStartOnAFullDiskChild", buildBoardd(t), "")
 }
 
 // TestFirstStartOnAFullDiskChild is TestFirstStartOnAFullDisk's part in the
