@@ -100,6 +100,10 @@ type State struct {
 	Extra    []string `json:"extra"`
 	// Moves is the game as recorded, one entry a ply.
 	Moves []Move `json:"moves"`
+	// StartFEN is the position the moves begin from (the position before
+	// the first of them), for the page to show earlier positions; absent
+	// when the board does not say.
+	StartFEN string `json:"start_fen,omitempty"`
 	// Notes are the irregularities, rulings, mismatches and results, each
 	// after the ply it followed (0: before the first move).
 	Notes   []Note   `json:"notes"`
@@ -306,6 +310,9 @@ type Move struct {
 	Side     string   `json:"side"`
 	SAN      string   `json:"san"`
 	Comments []string `json:"comments,omitempty"`
+	// FEN is the position after the move, for the page to show it; absent
+	// when the board does not say (or cannot read the move).
+	FEN string `json:"fen,omitempty"`
 }
 
 // Note is a report worth showing in the move list, placed after ply Ply.

@@ -81,6 +81,9 @@ type Local struct {
 	// (placement.Hands); a raw scan frame makes them unknown until the
 	// board and the game agree again.
 	hands placement.Hands
+	// positions are the positions after each ply of the move list, kept
+	// from one state to the next; touched on the runner's goroutine only.
+	positions positions
 }
 
 // IsNote reports whether a report is kept as a note in the move list: an
@@ -403,6 +406,7 @@ func (l *Local) snapshot(p *game.Game, now time.Duration) State {
 	}
 	rec := p.Record()
 	st.Moves = pgnMoves(pgn.Write(&rec))
+	st.StartFEN = l.positions.fill(movetextStart(&rec), st.Moves)
 	st.Players = playersOf(rec.Tags)
 
 	l.mu.Lock()
