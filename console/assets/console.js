@@ -235,6 +235,7 @@
   // orders real hands work in.
   function onSquare(name) {
     if (!state || !state.simulated) return;
+    if (viewing()) { backToGame(); return; } // the board viewed is no board to play on
     if (!occupied.has(name)) {
       occupied.add(name);
       // The man set down is the last lifted, or, on the square the last
@@ -867,6 +868,382 @@
     drawEngine(st);
     const sel = el('laws-select');
     if (document.activeElement !== sel) sel.value = st.laws.id;
+    followGame(st);
+    drawView();
+  }
+
+  // --- the viewer and the review -------------------------------------------
+  // The viewer shows an earlier position of the game on the page's board
+  // (a click on a move, the arrow keys, the ◀ ▶ buttons, the review's graph
+  // and timeline), marked "viewing move 12… — back to the game". It only
+  // draws: the board's LEDs, the game, the clocks and any choice waiting are
+  // the board's, untouched. A new move in the game (or a choice coming up)
+  // brings the page back to the game. The positions come from the state
+  // (moves[].fen, start_fen); the page has no chess of its own.
+  //
+  // The review shows a finished game: the viewer over it, the evaluation
+  // graph (White's share, from the [%eval] comments), a timeline of the
+  // rulings, irregularities and clock times, and the PGN. It opens by
+  // itself once the game has a result; the last finished game is kept in
+  // this browser (LAST_GAME_KEY) to be reviewed after a new game begins.
+  const LAST_GAME_KEY = 'boardd-last-game:';
+  // view: which game is viewed ('live': the board's; 'last': the last
+  // finished game kept), and the ply viewed (null: the game as it stands).
+  const view = { game: 'live', ply: null };
+  let lastGame = null; // {key, moves, notes, start_fen, result, players, pgn}
+  // review: whether the review is open, of which game ('live': the board's,
+  // finished; 'last': the last finished game kept), and the finished game
+  // whose review the player closed (it does not open again by itself).
+  const review = { open: false, game: 'live', closedFor: '' };
+  let seen = { moves: -1, pending: false };
+  let pgnURL = '';
+
+  const viewedGame = () => view.game === 'last' && lastGame ? lastGame : state;
+  const viewing = () => view.game === 'last' || view.ply !== null;
+  const moveName = (m) => m ? `${m.number}${m.side === 'white' ? '.' : '\u2026'} ${m.san}` : 'the start';
+
+  // fenMen reads a FEN's men: square -> FEN letter.
+  function fenMen(fen) {
+    const out = {};
+    const rows = String(fen || '').split(' ')[0].split('/');
+    if (rows.length !== 8) return null;
+    for (let r = 0; r < 8; r++) {
+      let f = 0;
+      for (const c of rows[r]) {
+        if (c >= '1' && c <= '8') { f += Number(c); continue; }
+        if (f > 7 || !PIECE[c.toLowerCase()]) return null;
+        out[FILES[f] + (8 - r)] = c;
+        f++;
+      }
+    }
+    return out;
+  }
+
+  // fenAt is the position after ply (0: before the first move) of a game.
+  const fenAt = (g, ply) => ply === 0 ? g.start_fen : (g.moves[ply - 1] || {}).fen;
+
+  // evalOf reads a move's [%eval] comment: {text, share} (White's share
+  // in percent), or null.
+  function evalOf(m) {
+    for (const c of m.comments || []) {
+      const e = c.match(/\[%eval ([^\],\s]+)/);
+      if (!e) continue;
+      const v = e[1];
+      if (v[0] === '#') {
+        const mate = Number(v.slice(1));
+        if (!Number.isFinite(mate)) return null;
+        return { text: v, share: mate > 0 || (mate === 0 && m.side === 'white') ? 100 : 0 };
+      }
+      const pawns = Number(v);
+      if (!Number.isFinite(pawns)) return null;
+      return { text: (pawns >= 0 ? '+' : '') + pawns.toFixed(2), share: whiteShare({ cp: pawns * 100 }) };
+    }
+    return null;
+  }
+
+  // clockOf reads a move's [%clk] comment, in seconds, or null.
+  function clockOf(m) {
+    for (const c of m.comments || []) {
+      const k = c.match(/\[%clk (\d+):(\d\d):(\d\d(?:\.\d+)?)\]/);
+      if (k) return { text: k[0].slice(6, -1), s: Number(k[1]) * 3600 + Number(k[2]) * 60 + Number(k[3]) };
+    }
+    return null;
+  }
+
+  // gameKey names a game by its moves, notes and result, to tell a new one.
+  const gameKey = (st) => `${st.start_fen || ''}|${st.moves.map((m) => m.san).join(' ')}|${st.notes.length}|${st.result ? st.result.result : ''}`;
+
+  // keepFinished keeps a finished game (and its PGN, fetched once) as the
+  // last game, in this browser's storage too.
+  function keepFinished(st) {
+    if (!st.result) return;
+    const key = gameKey(st);
+    if (lastGame && lastGame.key === key) return;
+    lastGame = { key, board: st.board, moves: st.moves, notes: st.notes, start_fen: st.start_fen, result: st.result, players: st.players, pgn: '' };
+    saveLastGame();
+    const kept = lastGame;
+    fetch(api('pgn'), { cache: 'no-store' }).then((res) => res.ok ? res.text() : '').then((text) => {
+      if (lastGame === kept && text) {
+        kept.pgn = text;
+        saveLastGame();
+        if (review.open) drawReview();
+      }
+    }).catch(() => { /* the link stays the board's */ });
+  }
+
+  function saveLastGame() {
+    try { localStorage.setItem(LAST_GAME_KEY + boardId, JSON.stringify(lastGame)); } catch (e) { /* full, or private mode */ }
+  }
+
+  function loadLastGame() {
+    try {
+      const g = JSON.parse(localStorage.getItem(LAST_GAME_KEY + boardId) || 'null');
+      if (g && Array.isArray(g.moves) && Array.isArray(g.notes) && g.result) lastGame = g;
+    } catch (e) { lastGame = null; }
+  }
+
+  // followGame is called with each state: a new move or a choice coming up
+  // brings the page back to the game; a result opens the review.
+  function followGame(st) {
+    const pending = !!st.pending;
+    if (seen.moves >= 0 && (st.moves.length !== seen.moves || (pending && !seen.pending))) {
+      view.game = 'live';
+      view.ply = null;
+      if (review.game === 'last') review.open = false;
+    }
+    seen = { moves: st.moves.length, pending };
+    keepFinished(st);
+    if (st.result && !review.open && review.closedFor !== gameKey(st)) {
+      review.open = true;
+      review.game = 'live';
+    }
+    if (!st.result && review.open && review.game === 'live') review.open = false;
+  }
+
+  // showPly views a ply of the viewed game (null: back to the game).
+  function showPly(ply) {
+    const g = viewedGame();
+    if (!g) return;
+    const n = g.moves.length;
+    if (ply !== null) ply = Math.max(g.start_fen ? 0 : Math.min(1, n), Math.min(n, ply));
+    if (view.game === 'live' && ply === n) ply = null;
+    view.ply = ply;
+    drawView();
+  }
+
+  // stepView answers the ◀ ▶ buttons and the arrow keys.
+  function stepView(how) {
+    const g = viewedGame();
+    if (!g || !g.moves.length) return;
+    const n = g.moves.length;
+    const at = view.ply === null ? n : view.ply;
+    switch (how) {
+      case 'first': showPly(0); break;
+      case 'prev': showPly(at - 1); break;
+      case 'next': showPly(at + 1); break;
+      case 'last': showPly(view.game === 'live' ? null : n); break;
+    }
+  }
+
+  function backToGame() {
+    view.game = 'live';
+    view.ply = null;
+    if (review.open && review.game === 'last') review.open = false;
+    drawView();
+  }
+
+  // drawView draws the board as viewed: the game's (its men, lights, the
+  // hand, the promotion picker), or the position viewed with the move that
+  // led to it marked; then the banner, the move list's mark and the review.
+  function drawView() {
+    if (!state) return;
+    const g = viewedGame();
+    const ply = view.ply === null ? g.moves.length : view.ply;
+    const men = viewing() ? fenMen(fenAt(g, ply)) : null;
+    el('board').classList.toggle('viewing', !!men);
+    if (!men) {
+      if (viewing()) { view.game = 'live'; view.ply = null; }
+      drawSquares(state);
+      drawPromotion(state);
+      drawHand();
+    } else {
+      const before = ply > 0 ? fenMen(fenAt(g, ply - 1)) : null;
+      const leds = [];
+      if (before) {
+        for (const sq of Object.keys(squares)) {
+          if ((before[sq] || '') !== (men[sq] || '')) leds.push({ square: sq, role: 'viewed-move', blink: 'steady', colour: '#f0c674' });
+        }
+      }
+      drawSquares({ leds, men, lifted: {} });
+      const promo = document.getElementById('promotion');
+      if (promo) promo.remove();
+      for (const s of Object.values(squares)) s.held.setAttribute('visibility', 'hidden');
+      el('hand').hidden = true;
+    }
+    const banner = el('viewing');
+    banner.hidden = !viewing();
+    const of = view.game === 'last' ? 'the last game, ' : '';
+    el('viewing-text').textContent = !viewing() ? '' : ply === 0 ? `Viewing ${of}the position before the first move` : `Viewing ${of}move ${moveName(g.moves[ply - 1])}`;
+    el('view-live').textContent = view.game === 'last' ? 'back to the game on the board' : 'back to the game';
+    banner.dataset.ply = viewing() ? ply : '';
+    for (const li of el('moves').querySelectorAll('li.move')) {
+      const on = view.game === 'live' && view.ply !== null && Number(li.dataset.ply) === view.ply;
+      li.classList.toggle('viewing', on);
+      if (on) li.setAttribute('aria-current', 'true'); else li.removeAttribute('aria-current');
+      if (on) scrollWithin(el('moves'), li);
+    }
+    el('review-open').hidden = review.open || !(state.result || lastGame);
+    el('review-open').textContent = state.result ? 'Review the game' : 'Review the last game';
+    drawReview();
+  }
+
+  // scrollWithin scrolls list (and nothing else) to show item.
+  function scrollWithin(list, item) {
+    const r = item.getBoundingClientRect(), o = list.getBoundingClientRect();
+    if (r.top < o.top) list.scrollTop -= o.top - r.top;
+    else if (r.bottom > o.bottom) list.scrollTop += r.bottom - o.bottom;
+  }
+
+  // graphX places ply (1 to n) across the graph and the timeline; ply 0
+  // stands at the left edge.
+  function graphX(ply, n) {
+    if (ply <= 0) return 4;
+    return n <= 1 ? 300 : 12 + (ply - 1) * 576 / (n - 1);
+  }
+
+  // plyAt is the ply nearest a click at clientX on a graph.
+  function plyAt(svgEl, clientX, n) {
+    const r = svgEl.getBoundingClientRect();
+    const x = (clientX - r.left) / r.width * 600;
+    let best = 1, dist = Infinity;
+    for (let p = 1; p <= n; p++) {
+      const d = Math.abs(graphX(p, n) - x);
+      if (d < dist) { best = p; dist = d; }
+    }
+    return best;
+  }
+
+  // drawReview draws the review of the game viewed: its evaluation graph,
+  // its timeline and its notes, with the ply viewed marked.
+  function drawReview() {
+    const sec = el('review');
+    const g = review.open ? (review.game === 'last' ? lastGame : state) : null;
+    sec.hidden = !g;
+    if (!g) return;
+    sec.dataset.game = review.game;
+    const n = g.moves.length;
+    const ply = view.ply === null ? n : view.ply;
+    const names = g.players || {};
+    const who = names.white || names.black ? `${names.white || 'White'} – ${names.black || 'Black'}: ` : '';
+    el('review-title').textContent = review.game === 'last' && g !== state ? 'Review of the last game' : 'Review of the game';
+    el('review-result').textContent = g.result ? `${who}${g.result.result}, ${g.result.reason}${g.result.law ? ' (' + g.result.law + ')' : ''}. ${n} ${n === 1 ? 'ply' : 'plies'}.` : '';
+    el('review-at').textContent = ply === 0 ? 'the start' : moveName(g.moves[ply - 1]);
+
+    // The evaluation graph: White's share, White at the top.
+    const graph = el('review-graph');
+    graph.replaceChildren();
+    const evals = g.moves.map((m) => evalOf(m));
+    const pts = [];
+    evals.forEach((e, i) => { if (e) pts.push({ ply: i + 1, e, x: graphX(i + 1, n), y: 145 - e.share * 1.4 }); });
+    graph.hidden = !pts.length;
+    el('review-no-eval').hidden = !!pts.length;
+    if (pts.length) {
+      svg('rect', { class: 'graph-bg', x: 0, y: 0, width: 600, height: 150 }, graph);
+      svg('line', { class: 'graph-even', x1: 0, x2: 600, y1: 75, y2: 75 }, graph);
+      const d = `M ${pts[0].x} 150 ` + pts.map((p) => `L ${p.x.toFixed(1)} ${p.y.toFixed(1)}`).join(' ') + ` L ${pts[pts.length - 1].x} 150 Z`;
+      svg('path', { class: 'graph-white', d }, graph);
+      svg('polyline', { class: 'graph-line', points: pts.map((p) => `${p.x.toFixed(1)},${p.y.toFixed(1)}`).join(' ') }, graph);
+      if (ply > 0) svg('line', { class: 'graph-at', x1: graphX(ply, n), x2: graphX(ply, n), y1: 0, y2: 150 }, graph);
+      for (const p of pts) {
+        const c = svg('circle', { class: 'eval-point' + (p.ply === ply ? ' at' : ''), cx: p.x.toFixed(1), cy: p.y.toFixed(1), r: 5, 'data-ply': p.ply, 'data-eval': p.e.text }, graph);
+        svg('title', {}, c).textContent = `${moveName(g.moves[p.ply - 1])}: ${p.e.text}`;
+      }
+    }
+
+    // The timeline: the clock times (a dot a move, higher with more time
+    // left) and the rulings and irregularities, each at its move.
+    const tl = el('review-timeline');
+    tl.replaceChildren();
+    svg('rect', { class: 'timeline-bg', x: 0, y: 0, width: 600, height: 56 }, tl);
+    if (ply >= 0 && n) svg('line', { class: 'graph-at', x1: graphX(ply, n), x2: graphX(ply, n), y1: 0, y2: 56 }, tl);
+    const clocks = g.moves.map((m) => clockOf(m));
+    const most = Math.max(1, ...clocks.filter((c) => c).map((c) => c.s));
+    clocks.forEach((c, i) => {
+      if (!c) return;
+      const m = g.moves[i];
+      const dot = svg('circle', { class: `clock-mark ${m.side}`, cx: graphX(i + 1, n).toFixed(1), cy: (30 - 24 * c.s / most).toFixed(1), r: 3, 'data-ply': i + 1, 'data-clock': c.text }, tl);
+      svg('title', {}, dot).textContent = `${moveName(m)}: ${cap(m.side)} had ${c.text} left`;
+    });
+    const notes = (g.notes || []).filter((x) => x.report && x.report.type !== 'synced');
+    const items = [];
+    for (const nt of notes) {
+      const r = nt.report;
+      const x = graphX(nt.ply, n);
+      const mark = svg('path', { class: `mark ${r.type}`, d: `M ${x.toFixed(1)} 36 l 6 14 l -12 0 Z`, 'data-ply': nt.ply, 'data-type': r.type }, tl);
+      const where = nt.ply === 0 ? 'Before the first move' : `After ${moveName(g.moves[nt.ply - 1])}`;
+      svg('title', {}, mark).textContent = `${where}: ${noteText(r)}`;
+      const li = document.createElement('li');
+      const b = document.createElement('button');
+      b.type = 'button';
+      b.className = `note ${r.type}`;
+      b.dataset.ply = nt.ply;
+      b.dataset.type = r.type;
+      b.textContent = `${where}: ${noteText(r)}`;
+      li.append(b);
+      items.push(li);
+    }
+    el('review-notes').replaceChildren(...items);
+
+    const a = el('review-pgn');
+    if (pgnURL) { URL.revokeObjectURL(pgnURL); pgnURL = ''; }
+    if (g === state || !g.pgn) {
+      a.href = api('pgn');
+      a.hidden = g !== state && !g.pgn;
+    } else {
+      pgnURL = URL.createObjectURL(new Blob([g.pgn], { type: 'application/x-chess-pgn' }));
+      a.href = pgnURL;
+      a.hidden = false;
+    }
+    a.download = `boardd-${g.board || boardId}${g === state ? '' : '-last'}.pgn`;
+  }
+
+  // wireView hooks the viewer up: the move list, the ◀ ▶ buttons, the
+  // keys, the banner, the review's graph, timeline and notes.
+  function wireView() {
+    el('moves').addEventListener('click', (e) => {
+      const li = e.target.closest('li.move');
+      if (!li || !state) return;
+      if (view.game === 'last') { view.game = 'live'; if (review.game === 'last') review.open = false; }
+      showPly(Number(li.dataset.ply));
+    });
+    for (const b of document.querySelectorAll('[data-view]')) {
+      b.addEventListener('click', () => {
+        if (b.closest('#view-nav') && view.game === 'last') { view.game = 'live'; view.ply = null; if (review.game === 'last') review.open = false; }
+        stepView(b.dataset.view);
+      });
+    }
+    document.addEventListener('keydown', (e) => {
+      if (e.altKey || e.ctrlKey || e.metaKey || !state) return;
+      if (e.target.closest && e.target.closest('input, select, textarea, [contenteditable]')) return;
+      const how = { ArrowLeft: 'prev', ArrowRight: 'next', Home: 'first', End: 'last' }[e.key];
+      if (how) {
+        e.preventDefault();
+        stepView(how);
+      } else if (e.key === 'Escape' && viewing()) {
+        backToGame();
+      }
+    });
+    el('view-live').addEventListener('click', backToGame);
+    const toPly = (svgEl) => (e) => {
+      const g = viewedGame();
+      if (!g || !g.moves.length) return;
+      const target = e.target.closest('[data-ply]');
+      showPly(target ? Number(target.dataset.ply) : plyAt(svgEl, e.clientX, g.moves.length));
+    };
+    el('review-graph').addEventListener('click', toPly(el('review-graph')));
+    el('review-timeline').addEventListener('click', toPly(el('review-timeline')));
+    el('review-notes').addEventListener('click', (e) => {
+      const b = e.target.closest('button[data-ply]');
+      if (b) showPly(Number(b.dataset.ply));
+    });
+    el('review-open').addEventListener('click', () => {
+      review.open = true;
+      if (state && state.result) {
+        review.game = 'live';
+      } else {
+        review.game = 'last';
+        view.game = 'last';
+        view.ply = lastGame ? lastGame.moves.length : null;
+      }
+      drawView();
+      el('review').scrollIntoView({ block: 'nearest' });
+    });
+    el('review-close').addEventListener('click', () => {
+      if (state && state.result) review.closedFor = gameKey(state);
+      review.open = false;
+      if (view.game === 'last') { view.game = 'live'; view.ply = null; }
+      drawView();
+    });
   }
 
   // --- wiring ------------------------------------------------------------
@@ -996,6 +1373,8 @@
     el('pgn').href = api('pgn');
     buildBoard();
     wire();
+    loadLastGame();
+    wireView();
     loadLaws();
     loadWords();
     checkRole();
