@@ -158,7 +158,7 @@ func TestBrowserReview(t *testing.T) {
 				name += ", no engine"
 			}
 			t.Run(name, func(t *testing.T) {
-				r := newRig(t, rigOptions{laws: "sarratt1808", timing: game.Timing{Settle: 60 * time.Millisecond, QuickSettle: 30 * time.Millisecond}})
+				r := newRig(t, rigOptions{laws: "sarratt1808", timeControl: "300+2", timing: game.Timing{Settle: 60 * time.Millisecond, QuickSettle: 30 * time.Millisecond}})
 				page := at(t, r.url+"/", width)
 				play(t, r, page, 2, "e2e4", "e7e5")
 				// White touches g1 and plays d2-d4: Black lets it stand (sarratt1808:7).
@@ -208,6 +208,23 @@ func TestBrowserReview(t *testing.T) {
 				// (before 2. d4 stood), the result after 2... exd4.
 				if got := jsString(t, page, `Array.from(document.querySelectorAll('#review-timeline .mark')).map(m => m.dataset.type + '@' + m.dataset.ply).join(' ')`); got != "irregularity@2 ruling@2 result@4" {
 					t.Errorf("the timeline's marks: %s", got)
+				}
+				// The clock: a dot for each move the PGN gives a clock time.
+				st, err := r.local.State(t.Context())
+				if err != nil {
+					t.Fatal(err)
+				}
+				clocked := 0
+				for _, m := range st.Moves {
+					if strings.Contains(strings.Join(m.Comments, " "), "[%clk ") {
+						clocked++
+					}
+				}
+				if clocked == 0 {
+					t.Errorf("no move has a clock time: %+v", st.Moves)
+				}
+				if got := jsString(t, page, `String(document.querySelectorAll('#review-timeline .clock-mark').length)`); got != strconv.Itoa(clocked) {
+					t.Errorf("%s clock dots on the timeline, want %d", got, clocked)
 				}
 				click(t, page, `#review [data-view="first"]`)
 				waitJS(t, page, "the viewer at the start", `document.getElementById('viewing-text').textContent === 'Viewing the position before the first move'`)
