@@ -46,9 +46,8 @@ func movetextStart(rec *pgn.Game) board.Position {
 // (a record it cannot read) is left without a FEN, as is every move after
 // it; it never fails.
 func (c *positions) fill(start board.Position, moves []Move) string {
-	startFEN := start.FEN()
-	if startFEN != c.start {
-		*c = positions{start: startFEN, from: start}
+	if c.start == "" || start != c.from {
+		*c = positions{start: start.FEN(), from: start}
 	}
 	keep := 0
 	for keep < len(moves) && keep < len(c.sans) && moves[keep].SAN == c.sans[keep] {
@@ -79,7 +78,7 @@ func (c *positions) fill(start board.Position, moves []Move) string {
 			moves[i].FEN = c.fens[i]
 		}
 	}
-	return startFEN
+	return c.start
 }
 
 // playSAN plays the legal move of p written san (check, mate and

@@ -93,3 +93,48 @@ func TestMovetextStart(t *testing.T) {
 		})
 	}
 }
+
+// game80 is an 80-ply game in SAN, the first legal move of each position
+// but the king's where another man can move (a long game without a mate).
+func game80(tb testing.TB) []string {
+	tb.Helper()
+	p := board.Start()
+	var out []string
+	for len(out) < 80 {
+		a, err := board.Analyse(p)
+		if err != nil || len(a.Moves) == 0 {
+			tb.Fatalf("ply %d: %v, %d moves", len(out)+1, err, len(a.Moves))
+		}
+		m := a.Moves[(len(out)*7)%len(a.Moves)]
+		out = append(out, a.SANAfter(m, nil))
+		p = p.Apply(m)
+	}
+	return out
+}
+
+// BenchmarkPositionsFill is the cost a state pays for the positions: the
+// same 80 plies again (every state but the one after a move), and a ply
+// taken back and played again (one ply replayed).
+func BenchmarkPositionsFill(b *testing.B) {
+	sans := game80(b)
+	for _, bc := range []struct {
+		name string
+		grow bool
+	}{{"same moves", false}, {"one ply more", true}} {
+		b.Run(bc.name, func(b *testing.B) {
+			var c positions
+			shorter, moves := sanMoves(sans[:79]...), sanMoves(sans...)
+			c.fill(board.Start(), moves)
+			b.ReportAllocs()
+			for b.Loop() {
+				if bc.grow {
+					c.fill(board.Start(), shorter) // a take-back, then the ply again
+				}
+				c.fill(board.Start(), moves)
+				if moves[79].FEN == "" {
+					b.Fatal("no FEN for the last ply")
+				}
+			}
+		})
+	}
+}
