@@ -61,6 +61,9 @@ func TestBrowserViewEarlierPositions(t *testing.T) {
 		t.Run(strconv.FormatInt(width, 10)+" px", func(t *testing.T) {
 			r := newRig(t, rigOptions{timing: game.Timing{Settle: 60 * time.Millisecond, QuickSettle: 30 * time.Millisecond}})
 			page := at(t, r.url+"/", width)
+			if got := jsString(t, page, `String(document.querySelector('#view-nav [data-view="prev"]').disabled)`); got != "true" {
+				t.Errorf("with no move the ◀ button is enabled")
+			}
 			play(t, r, page, 3, "e2e4", "e7e5", "g1f3")
 			before, err := r.local.State(t.Context())
 			if err != nil {
@@ -84,6 +87,14 @@ func TestBrowserViewEarlierPositions(t *testing.T) {
 				{"the ◀ button", func() { click(t, page, `#view-nav [data-view="prev"]`) }, "Viewing move 1\u2026 e5", "e2= e4=P e7= e5=p g1=N f3=", "2"},
 				{"the ▶ button to the game", func() { click(t, page, `#view-nav [data-view="next"]`) }, "", "e2= e4=P e7= e5=p g1= f3=N", ""},
 				{"Home", func() { key(t, page, kb.Home) }, "Viewing the position before the first move", "e2=P e4= e7=p e5= g1=N f3=", ""},
+				{"Enter on a move", func() {
+					if err := chromedp.Do(page, chromedp.Focus(chromedp.CSS(`#moves li.move[data-ply="2"]`))); err != nil {
+						t.Fatal(err)
+					}
+					key(t, page, kb.Enter)
+				}, "Viewing move 1\u2026 e5", "e2= e4=P e7= e5=p g1=N f3=", "2"},
+				{"Escape", func() { key(t, page, kb.Escape) }, "", "e2= e4=P e7= e5=p g1= f3=N", ""},
+				{"Home again", func() { key(t, page, kb.Home) }, "Viewing the position before the first move", "e2=P e4= e7=p e5= g1=N f3=", ""},
 				{"back to the game", func() { click(t, page, `#view-live`) }, "", "e2= e4=P e7= e5=p g1= f3=N", ""},
 			}
 			for _, s := range steps {

@@ -1066,7 +1066,9 @@
     el('viewing-text').textContent = !viewing() ? '' : ply === 0 ? `Viewing ${of}the position before the first move` : `Viewing ${of}move ${moveName(g.moves[ply - 1])}`;
     el('view-live').textContent = view.game === 'last' ? 'back to the game on the board' : 'back to the game';
     banner.dataset.ply = viewing() ? ply : '';
+    for (const b of el('view-nav').querySelectorAll('[data-view]')) b.disabled = !state.moves.length;
     for (const li of el('moves').querySelectorAll('li.move')) {
+      li.tabIndex = 0; // Enter shows the position after it
       const on = view.game === 'live' && view.ply !== null && Number(li.dataset.ply) === view.ply;
       li.classList.toggle('viewing', on);
       if (on) li.setAttribute('aria-current', 'true'); else li.removeAttribute('aria-current');
@@ -1206,7 +1208,10 @@
       if (e.altKey || e.ctrlKey || e.metaKey || !state) return;
       if (e.target.closest && e.target.closest('input, select, textarea, [contenteditable]')) return;
       const how = { ArrowLeft: 'prev', ArrowRight: 'next', Home: 'first', End: 'last' }[e.key];
-      if (how) {
+      const g = viewedGame();
+      if (e.key === 'Enter' && e.target.matches && e.target.matches('#moves li.move')) {
+        e.target.click();
+      } else if (how && g && g.moves.length) {
         e.preventDefault();
         stepView(how);
       } else if (e.key === 'Escape' && viewing()) {
