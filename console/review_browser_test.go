@@ -172,13 +172,17 @@ func TestBrowserReview(t *testing.T) {
 				r := newRig(t, rigOptions{laws: "sarratt1808", timeControl: "300+2", timing: game.Timing{Settle: 60 * time.Millisecond, QuickSettle: 30 * time.Millisecond}})
 				page := at(t, r.url+"/", width)
 				play(t, r, page, 2, "e2e4", "e7e5")
-				// White touches g1 and plays d2-d4: Black lets it stand (sarratt1808:7).
+				// White touches g1 and plays d2-d4: Black lets it stand
+				// (sarratt1808:7). The choice coming up brings a page viewing
+				// 1. e4 back to the game.
+				click(t, page, `#moves li.move[data-ply="1"]`)
+				waitJS(t, page, "viewing 1. e4", `!document.getElementById('viewing').hidden`)
 				r.input(t, `{"lift":"g1"}`)
 				hold()
 				r.input(t, `{"place":"g1"}`)
 				r.input(t, `{"lift":"d2"}`)
 				r.input(t, `{"place":"d4"}`)
-				waitJS(t, page, "the choice", `!document.getElementById('pending').hidden`)
+				waitJS(t, page, "the choice, and the game shown", `!document.getElementById('pending').hidden && document.getElementById('viewing').hidden`)
 				r.input(t, `{"choose":"stand","side":"black"}`)
 				play(t, r, page, 4, "e5xd4")
 				if evals {
