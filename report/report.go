@@ -19,9 +19,9 @@ type Type string
 
 // The report types, as `boardd replay` writes them in the "type" field.
 const (
-	Touch        Type = "touch"        // a man lifted: Side, Square, Piece
+	Touch        Type = "touch"        // a man lifted: Side, Square, Piece, Law (a visually impaired side's: fide2023:D.2.2)
 	Adjust       Type = "adjust"       // a man lifted and set back: Side, Square, Announced
-	Move         Type = "move"         // a completed move: Side, UCI, SAN, FEN, clocks
+	Move         Type = "move"         // a completed move: Side, UCI, SAN, FEN, clocks, Law (a visually impaired side's: fide2023:D.2.3)
 	Irregularity Type = "irregularity" // Kind, Law, Offender, Chooser, Options, Reason
 	Ruling       Type = "ruling"       // Option, By, Law, Reason
 	Mismatch     Type = "mismatch"     // Missing, Extra: squares to fix
@@ -169,7 +169,7 @@ type Report struct {
 	BlackClock string // move: Black's remaining time
 
 	Kind     Kind     // irregularity
-	Law      Law      // irregularity, ruling, result
+	Law      Law      // irregularity, ruling, result; touch and move of a visually impaired side
 	Offender string   // irregularity: white or black
 	Chooser  Party    // irregularity
 	Options  []Option // irregularity
