@@ -427,6 +427,15 @@ func (g *Game) reason(d *decision) string {
 	return why
 }
 
+// offending is the UCI of the move a decision is about, "" where none was
+// made (a touched man let go, the clock pressed without a move).
+func offending(d *decision) string {
+	if d.pre || d.reading == nil || d.reading.Move.From == d.reading.Move.To {
+		return ""
+	}
+	return d.reading.Move.UCI()
+}
+
 // blindLaw is the law a touch (touch true) or a move made by side cites:
 // the law-set's Appendix D where side's player is visually impaired, none
 // otherwise (Article 4 reads his hands, as it always does).
@@ -453,7 +462,7 @@ func checkAppendixD(ls *lawset.LawSet, vi [2]bool) error {
 // raise reports an irregularity and, where nobody may choose, rules at once.
 func (g *Game) raise(t time.Duration, d *decision) {
 	g.pending = d
-	g.emit(report.Report{Type: report.Irregularity, T: t, Kind: d.kind, Law: d.law, Offender: d.offender.String(), Chooser: g.chooserName(d), Options: d.options, Reason: g.reason(d)})
+	g.emit(report.Report{Type: report.Irregularity, T: t, Kind: d.kind, Law: d.law, Offender: d.offender.String(), Chooser: g.chooserName(d), Options: d.options, Reason: g.reason(d), Offending: offending(d)})
 	if len(d.options) == 1 && (d.chooser == lawset.ByArbiter || g.laws.NoWaiver || g.opts.Tournament) {
 		g.apply(t, d.options[0].ID, report.Arbiter)
 		return
