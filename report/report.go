@@ -168,16 +168,16 @@ type Report struct {
 	WhiteClock string // move: White's remaining time when a clock runs
 	BlackClock string // move: Black's remaining time
 
-	Kind     Kind     // irregularity
+	Kind Kind // irregularity
 	// Offending is the move an irregularity is about, in UCI ("g1e3"),
 	// where a move was made ("" for a touched man let go, a clock pressed
 	// without a move, a set-up). Not written in the JSON line: it is
 	// derived again on replay; the voice names the move by it.
 	Offending string
-	Law      Law      // irregularity, ruling, result; touch and move of a visually impaired side
-	Offender string   // irregularity: white or black
-	Chooser  Party    // irregularity
-	Options  []Option // irregularity
+	Law       Law      // irregularity, ruling, result; touch and move of a visually impaired side
+	Offender  string   // irregularity: white or black
+	Chooser   Party    // irregularity
+	Options   []Option // irregularity
 
 	Option OptionID // ruling
 	By     Party    // ruling: white, black, arbiter or lapse
