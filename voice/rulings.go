@@ -266,17 +266,46 @@ func (w Words) Ruling(r report.Report, before *board.Position) string {
 }
 
 // germanReasons are the results' reasons in German, found by a phrase of
-// the English reason; a reason none matches is left unsaid in German.
+// the English reason (report's, as the arbiter and the law-sets write
+// them), the first phrase found deciding: the longer phrases come first.
+// TestEveryResultReasonHasWords holds every reason a game can report to
+// this list.
 var germanReasons = []struct{ phrase, words string }{
 	{"flag fell, but", "Zeit überschritten, aber der Gegner kann nicht mattsetzen"},
 	{"flag fell", "Zeit überschritten"},
+	{"exceeded the time limit and forfeits", "Bedenkzeit überschritten, die Partie ist verloren"},
+	{"exceeded the time limit", "Bedenkzeit überschritten"},
 	{"checkmate", "Schachmatt"},
+	{"stalemated player wins", "Patt: der Pattgesetzte gewinnt"},
 	{"stalemate", "Patt"},
+	{"continual repetition", "fortgesetzte Wiederholung derselben Züge"},
+	{"fivefold repetition", "fünfmalige Stellungswiederholung"},
+	{"repetition claimed", "dreimalige Stellungswiederholung, beansprucht"},
 	{"repetition", "Stellungswiederholung"},
 	{"dead position", "tote Stellung"},
 	{"insufficient", "ungenügendes Material"},
-	{"fifty moves", "50-Züge-Regel"},
 	{"seventy-five moves", "75-Züge-Regel"},
+	{"fifty moves", "50-Züge-Regel"},
+	{"moves counted without mate", "die gezählten Züge ohne Matt gespielt"},
+	{"since the call without capture", "die Züge seit der Ansage ohne Schlagen, Bauernzug oder Matt gespielt"},
+	{"second illegal move, but", "zweiter regelwidriger Zug, aber der Gegner kann nicht mattsetzen"},
+	{"second illegal move", "zweiter regelwidriger Zug"},
+	{"white resigns", "Weiß gibt auf"},
+	{"black resigns", "Schwarz gibt auf"},
+	{"draw agreed", "Remis vereinbart"},
+	{"declared by the arbiter", "vom Schiedsrichter erklärt"},
+}
+
+// germanReason returns a result's reason in German, "" where no phrase of
+// germanReasons is found in it.
+func germanReason(reason string) string {
+	lower := strings.ToLower(reason)
+	for _, g := range germanReasons {
+		if strings.Contains(lower, g.phrase) {
+			return g.words
+		}
+	}
+	return ""
 }
 
 // Result returns the words of a game's end: "White wins: Black's flag
@@ -295,13 +324,7 @@ func (w Words) Result(r report.Report) string {
 	}
 	reason := r.Reason
 	if w.german() {
-		reason = ""
-		for _, g := range germanReasons {
-			if strings.Contains(r.Reason, g.phrase) {
-				reason = g.words
-				break
-			}
-		}
+		reason = germanReason(r.Reason)
 	}
 	if reason == "" {
 		return who + "."
