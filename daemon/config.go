@@ -155,6 +155,11 @@ func (d *daemon) configure() error {
 	}
 	d.opts.Odds = d.o.Odds
 	d.opts.VisuallyImpaired = c.VisuallyImpaired
+	if c.VisuallyImpaired != "" && c.Voice.Language == config.VoiceOff {
+		// D.2.3 wants the move announced: boardd announces it as it is
+		// made, but only the console's speaking page says it aloud.
+		d.log.Warn("a visually impaired player with no voice: his moves are said only by a console page with speak ticked (--voice en or de speaks them at the board)", "side", c.VisuallyImpaired)
+	}
 	d.opts.Timing.Debounce = c.Sensor.Debounce
 	d.opts.Timing.Settle = c.Hands.Settle
 	d.opts.Timing.QuickSettle = c.Hands.QuickSettle
