@@ -343,6 +343,8 @@ func (c *Config) Check() error {
 	if c.VisuallyImpaired != "" && checkVisuallyImpaired(c.VisuallyImpaired) == "" {
 		if ls, err := lawset.Lookup(c.Laws); err == nil && ls.AppendixD == nil {
 			fail("visually_impaired", c.VisuallyImpaired, fmt.Sprintf(`"" under laws %q: a visually impaired player's board is read by FIDE's Appendix D (laws = "fide2023")`, c.Laws))
+		} else if c.Engine.Path != "" && c.Engine.Side == c.VisuallyImpaired {
+			fail("visually_impaired", c.VisuallyImpaired, fmt.Sprintf("the side of the player at the board, not the engine's (engine.side = %q)", c.Engine.Side))
 		}
 	}
 	if c.Engine.Elo > 0 && c.Engine.Skill >= 0 {

@@ -254,6 +254,9 @@ wiring = "ws2812"`, []string{`leds = {wiring}: expected no such key: the keys he
 		{"engine side", `[engine]
 side = "both"`, []string{`engine.side = "both": expected white, black or random`}},
 		{"visually impaired side", `visually_impaired = "both"`, []string{`visually_impaired = "both": expected "white" or "black" (the side whose player is visually impaired), or "" for neither`}},
+		{"visually impaired the engine's side", `visually_impaired = "black"
+[engine]
+path = "/usr/games/stockfish"`, []string{`visually_impaired = "black": expected the side of the player at the board, not the engine's (engine.side = "black")`}},
 		{"visually impaired under an old code", `laws = "nycc"
 visually_impaired = "white"`, []string{`visually_impaired = "white": expected "" under laws "nycc": a visually impaired player's board is read by FIDE's Appendix D (laws = "fide2023")`}},
 		{"settle too short", `[hands]
