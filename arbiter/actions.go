@@ -63,12 +63,18 @@ func (g *Game) Declare(t time.Duration, result report.Outcome) error {
 // chooser was made under the old code: the switch is refused until it is
 // decided (so no pending ruling is ever lapsed or stood under another
 // code's law ids). Obligations already imposed by a decided ruling stay.
+// With a visually impaired player at the board, a code without his rules
+// (Appendix D) is refused: the law-set in force stays.
 func (g *Game) SetLaws(ls *lawset.LawSet) error {
 	if ls == nil {
 		return fmt.Errorf("laws: no law-set")
 	}
 	if d := g.pending; d != nil {
 		return fmt.Errorf("laws: a ruling under %s is waiting (%s, %s): decide it before changing the law-set", g.laws.ID, d.kind, d.law)
+	}
+	if err := checkAppendixD(ls, g.opts.VisuallyImpaired); err != nil {
+		// The player would lose the rules his board is read by, mid-game.
+		return fmt.Errorf("laws: %w; the law-set stays %s", err, g.laws.ID)
 	}
 	g.laws = ls
 	g.opts.Laws = ls

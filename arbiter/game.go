@@ -37,6 +37,12 @@ type Options struct {
 	// the move unless it gives the move too.
 	Odds string
 
+	// VisuallyImpaired says, by colour, whose player at this board is
+	// visually impaired: his touches and moves are read by the law-set's
+	// Appendix D (fide2023:D.2.2, D.2.3), the other side's by Article 4.
+	// Only a law-set with AppendixD takes it.
+	VisuallyImpaired [2]bool
+
 	keepSetup bool // a new game starts from Setup rather than the initial position
 }
 
@@ -204,6 +210,9 @@ func NewGame(opts Options) (*Game, error) {
 	if err != nil {
 		return nil, fmt.Errorf("arbiter: setup: %w", err)
 	}
+	if err := checkAppendixD(opts.Laws, opts.VisuallyImpaired); err != nil {
+		return nil, err
+	}
 	opts.keepSetup = opts.Setup != "" || opts.Odds != ""
 	tags := make(map[string]string, len(opts.Tags))
 	for k, v := range opts.Tags {
@@ -280,7 +289,7 @@ func (g *Game) Judge(gs gesture.Gesture) gesture.Expectation {
 }
 
 func (g *Game) onTouch(gs gesture.Gesture) {
-	g.emit(report.Report{Type: report.Touch, T: gs.T, Side: gs.Side.String(), Square: gs.Square.String(), Piece: gs.Man.Kind().String()})
+	g.emit(report.Report{Type: report.Touch, T: gs.T, Side: gs.Side.String(), Square: gs.Square.String(), Piece: gs.Man.Kind().String(), Law: g.blindLaw(gs.Side, true)})
 	if g.result != nil {
 		return
 	}
@@ -403,10 +412,57 @@ func (g *Game) remoteChooserReason(d *decision) string {
 	return fmt.Sprintf("the choice is %s's, who plays from off the board with no hand here: the arbiter exacts the first penalty the law gives for %s", offended, offended)
 }
 
+// reason is the few words an irregularity's report gives besides its law:
+// whose choice the arbiter exacts for a side off the board, and for a touch
+// by a visually impaired player the law that made his lift a touch.
+func (g *Game) reason(d *decision) string {
+	why := g.remoteChooserReason(d)
+	if d.kind == report.KindTouchMove && g.laws.AppendixD != nil && g.opts.VisuallyImpaired[d.offender] {
+		touched := fmt.Sprintf("on a visually impaired player's board a man taken out of its square counts as touched (%s)", g.laws.AppendixD.TouchLaw)
+		if why == "" {
+			return touched
+		}
+		return touched + "; " + why
+	}
+	return why
+}
+
+// offending is the UCI of the move a decision is about, "" where none was
+// made (a touched man let go, the clock pressed without a move).
+func offending(d *decision) string {
+	if d.pre || d.reading == nil || d.reading.Move.From == d.reading.Move.To {
+		return ""
+	}
+	return d.reading.Move.UCI()
+}
+
+// blindLaw is the law a touch (touch true) or a move made by side cites:
+// the law-set's Appendix D where side's player is visually impaired, none
+// otherwise (Article 4 reads his hands, as it always does).
+func (g *Game) blindLaw(side board.Color, touch bool) report.Law {
+	ad := g.laws.AppendixD
+	if ad == nil || (side != board.White && side != board.Black) || !g.opts.VisuallyImpaired[side] {
+		return ""
+	}
+	if touch {
+		return ad.TouchLaw
+	}
+	return ad.MoveLaw
+}
+
+// checkAppendixD refuses a visually impaired side under a law-set without
+// rules for his board.
+func checkAppendixD(ls *lawset.LawSet, vi [2]bool) error {
+	if ls.AppendixD == nil && (vi[board.White] || vi[board.Black]) {
+		return fmt.Errorf("a visually impaired player: %s has no rules for his board (Appendix D is FIDE's: use fide2023)", ls.ID)
+	}
+	return nil
+}
+
 // raise reports an irregularity and, where nobody may choose, rules at once.
 func (g *Game) raise(t time.Duration, d *decision) {
 	g.pending = d
-	g.emit(report.Report{Type: report.Irregularity, T: t, Kind: d.kind, Law: d.law, Offender: d.offender.String(), Chooser: g.chooserName(d), Options: d.options, Reason: g.remoteChooserReason(d)})
+	g.emit(report.Report{Type: report.Irregularity, T: t, Kind: d.kind, Law: d.law, Offender: d.offender.String(), Chooser: g.chooserName(d), Options: d.options, Reason: g.reason(d), Offending: offending(d)})
 	if len(d.options) == 1 && (d.chooser == lawset.ByArbiter || g.laws.NoWaiver || g.opts.Tournament) {
 		g.apply(t, d.options[0].ID, report.Arbiter)
 		return

@@ -95,7 +95,7 @@ func (g *Game) awaitPromotionName(t time.Duration, rd *gesture.Reading) {
 		d.options = append(d.options, report.Option{ID: id, Squares: []string{m.To.String()}})
 	}
 	g.pending = d
-	g.emit(report.Report{Type: report.Irregularity, T: t, Kind: d.kind, Law: d.law, Offender: d.offender.String(), Chooser: g.chooserName(d), Options: d.options, Reason: "the promotion piece was not named"})
+	g.emit(report.Report{Type: report.Irregularity, T: t, Kind: d.kind, Law: d.law, Offender: d.offender.String(), Chooser: g.chooserName(d), Options: d.options, Reason: "the promotion piece was not named", Offending: offending(d)})
 	g.exp = gesture.Expectation{Mode: gesture.Play, Analysis: prov}
 }
 
@@ -105,7 +105,7 @@ func (g *Game) awaitPromotionName(t time.Duration, rd *gesture.Reading) {
 func (g *Game) queenByArbiter(t time.Duration, rd *gesture.Reading) {
 	to := rd.Move.To.String()
 	g.record(t, rd, g.cur, true)
-	g.emit(report.Report{Type: report.Irregularity, T: t, Kind: report.KindBadPromotion, Law: g.laws.PromotionLaw, Offender: rd.Mover.String(), Chooser: report.Arbiter, Options: []report.Option{{ID: report.OptStand, Squares: []string{to}}}, Reason: "the promotion piece was not named: the pawn becomes a queen"})
+	g.emit(report.Report{Type: report.Irregularity, T: t, Kind: report.KindBadPromotion, Law: g.laws.PromotionLaw, Offender: rd.Mover.String(), Chooser: report.Arbiter, Options: []report.Option{{ID: report.OptStand, Squares: []string{to}}}, Reason: "the promotion piece was not named: the pawn becomes a queen", Offending: rd.Move.UCI()})
 	g.emit(report.Report{Type: report.Ruling, T: t, Option: report.OptStand, By: report.Arbiter, Law: g.laws.PromotionLaw})
 	g.comment(fmt.Sprintf("%s, %s: promotion not named, queen", report.KindBadPromotion, g.laws.PromotionLaw))
 	g.countIllegal(t, rd.Mover)

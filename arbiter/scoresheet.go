@@ -37,7 +37,7 @@ func (g *Game) record(t time.Duration, rd *gesture.Reading, before *board.Analys
 	g.moves = append(g.moves, rec)
 	g.movedSincePress[rd.Mover] = true
 	g.lastMove, g.hasLast = m, true
-	g.emit(report.Report{Type: report.Move, T: t, Made: madeAt(t, rd), Side: rd.Mover.String(), UCI: rec.uci, SAN: san, FEN: g.cur.Position.FEN(), Ply: len(g.moves) - 1})
+	g.emit(report.Report{Type: report.Move, T: t, Made: g.madeAt(t, rd), Side: rd.Mover.String(), UCI: rec.uci, SAN: san, FEN: g.cur.Position.FEN(), Ply: len(g.moves) - 1, Law: g.blindLaw(rd.Mover, false)})
 	g.noteCheck(rd.Mover)
 }
 
@@ -78,7 +78,7 @@ func (g *Game) recordStanding(t time.Duration, d *decision) {
 	g.moves = append(g.moves, rec)
 	g.movedSincePress[rd.Mover] = true
 	g.lastMove, g.hasLast = m, true
-	g.emit(report.Report{Type: report.Move, T: t, Made: madeAt(t, rd), Side: rd.Mover.String(), UCI: rec.uci, SAN: san, FEN: g.cur.Position.FEN(), Ply: len(g.moves) - 1})
+	g.emit(report.Report{Type: report.Move, T: t, Made: g.madeAt(t, rd), Side: rd.Mover.String(), UCI: rec.uci, SAN: san, FEN: g.cur.Position.FEN(), Ply: len(g.moves) - 1, Law: g.blindLaw(rd.Mover, false)})
 	g.noteCheck(rd.Mover)
 }
 
@@ -195,8 +195,13 @@ func plural(n int, one, many string) string {
 
 // madeAt is when the move read as rd was made, as far as the board can
 // tell: its last placement (or lift, for a man taken off), no later than t,
-// the moment it was reported.
-func madeAt(t time.Duration, rd *gesture.Reading) time.Duration {
+// the moment it was reported. A visually impaired player's move is made
+// only once announced (fide2023:D.2.3), and boardd announces it as it
+// reports it: at t.
+func (g *Game) madeAt(t time.Duration, rd *gesture.Reading) time.Duration {
+	if g.blindLaw(rd.Mover, false) != "" {
+		return t
+	}
 	if n := len(rd.Events); n > 0 && rd.Events[n-1].T < t {
 		return rd.Events[n-1].T
 	}

@@ -65,5 +65,5 @@ func (g *Game) Pending() *report.Report {
 	if g.pending == nil {
 		return nil
 	}
-	return &report.Report{Type: report.Irregularity, Kind: g.pending.kind, Law: g.pending.law, Offender: g.pending.offender.String(), Chooser: g.chooserName(g.pending), Options: g.pending.options}
+	return &report.Report{Type: report.Irregularity, Kind: g.pending.kind, Law: g.pending.law, Offender: g.pending.offender.String(), Chooser: g.chooserName(g.pending), Options: g.pending.options, Offending: offending(g.pending)}
 }

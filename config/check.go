@@ -277,6 +277,14 @@ func checkLichessName(s string) string {
 
 // checkEngineLimit accepts "" and what --engine-limit accepts: the limit
 // items of a level (movetime, depth, nodes), read as the engine reads them.
+func checkVisuallyImpaired(s string) string {
+	switch s {
+	case "", "white", "black":
+		return ""
+	}
+	return `"white" or "black" (the side whose player is visually impaired), or "" for neither`
+}
+
 func checkEngineLimit(s string) string {
 	const want = `a limit a move such as "movetime:2s", "depth:8" or "nodes:20000" (joined by commas), or "" for the level's default`
 	if s == "" {
@@ -326,9 +334,17 @@ func (c *Config) Check() error {
 		{"lichess.color", c.Lichess.Color, checkLichessColor},
 		{"voice.language", c.Voice.Language, checkVoiceLanguage},
 		{"voice.convention", c.Voice.Convention, checkVoiceConvention},
+		{"visually_impaired", c.VisuallyImpaired, checkVisuallyImpaired},
 	} {
 		if want := f.check(f.v); want != "" {
 			fail(f.key, f.v, want)
+		}
+	}
+	if c.VisuallyImpaired != "" && checkVisuallyImpaired(c.VisuallyImpaired) == "" {
+		if ls, err := lawset.Lookup(c.Laws); err == nil && ls.AppendixD == nil {
+			fail("visually_impaired", c.VisuallyImpaired, fmt.Sprintf(`"" under laws %q: a visually impaired player's board is read by FIDE's Appendix D (laws = "fide2023")`, c.Laws))
+		} else if c.Engine.Path != "" && c.Engine.Side == c.VisuallyImpaired {
+			fail("visually_impaired", c.VisuallyImpaired, fmt.Sprintf("the side of the player at the board, not the engine's (engine.side = %q)", c.Engine.Side))
 		}
 	}
 	if c.Engine.Elo > 0 && c.Engine.Skill >= 0 {

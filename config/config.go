@@ -56,6 +56,11 @@ type Config struct {
 	// engine's side takes the engine's name: white, black.
 	White string
 	Black string
+	// VisuallyImpaired names the side whose player at this board is
+	// visually impaired, "white" or "black" ("" for neither): his lifts
+	// are touches and his moves made once announced by FIDE's Appendix D
+	// (fide2023:D.2.2, D.2.3; fide2023 only): visually_impaired.
+	VisuallyImpaired string
 
 	// A1 is the corner of the wired board (as the sensor and LED layouts
 	// name it) where a1 really is: a1 when the board stands as wired, h8

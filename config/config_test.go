@@ -235,7 +235,7 @@ func restOfBoard(from int) string {
 }
 
 // topKeys are the keys of the file's top level.
-const topKeys = `the keys here are black, board, board_id, buttons, clock_display, emulate, engine, hall, hands, laws, led, lichess, listen, log_level, sensor, state_dir, time_control, tls_cert, tls_key, tournament, voice, white`
+const topKeys = `the keys here are black, board, board_id, buttons, clock_display, emulate, engine, hall, hands, laws, led, lichess, listen, log_level, sensor, state_dir, time_control, tls_cert, tls_key, tournament, visually_impaired, voice, white`
 
 func TestParseInvalid(t *testing.T) {
 	cases := []struct {
@@ -250,9 +250,15 @@ func TestParseInvalid(t *testing.T) {
 wiring = "hc165"
 rat = 100`, []string{`sensor.rat = 100: expected no such key: the keys here are adc, along, debounce, fault_after, first, hc165, matrix, mcp23017, rate, retries, serpentine, squares, wiring`}},
 		{"unknown table", `[leds]
-wiring = "ws2812"`, []string{`leds = {wiring}: expected no such key: the keys here are black, board, board_id, buttons, clock_display, emulate, engine, hall, hands, laws, led, lichess, listen, log_level, sensor, state_dir, time_control, tls_cert, tls_key, tournament, voice, white`}},
+wiring = "ws2812"`, []string{`leds = {wiring}: expected no such key: the keys here are black, board, board_id, buttons, clock_display, emulate, engine, hall, hands, laws, led, lichess, listen, log_level, sensor, state_dir, time_control, tls_cert, tls_key, tournament, visually_impaired, voice, white`}},
 		{"engine side", `[engine]
 side = "both"`, []string{`engine.side = "both": expected white, black or random`}},
+		{"visually impaired side", `visually_impaired = "both"`, []string{`visually_impaired = "both": expected "white" or "black" (the side whose player is visually impaired), or "" for neither`}},
+		{"visually impaired the engine's side", `visually_impaired = "black"
+[engine]
+path = "/usr/games/stockfish"`, []string{`visually_impaired = "black": expected the side of the player at the board, not the engine's (engine.side = "black")`}},
+		{"visually impaired under an old code", `laws = "nycc"
+visually_impaired = "white"`, []string{`visually_impaired = "white": expected "" under laws "nycc": a visually impaired player's board is read by FIDE's Appendix D (laws = "fide2023")`}},
 		{"settle too short", `[hands]
 settle = "20ms"`, []string{`hands.settle = "20ms": expected how long a move must stand still before it is made, a duration from 100ms to 2s such as "450ms"`}},
 		{"quick settle past settle", `[hands]

@@ -102,6 +102,12 @@ time_control = ""
 # them; "" for unknown. The side an engine plays takes the engine's name.
 white = ""
 black = ""
+# The side whose player at this board is visually impaired, "white" or
+# "black"; "" for neither. His lifts are his touches and his moves are made
+# once boardd announces them, by FIDE's Appendix D (D.2.2, D.2.3; laws =
+# "fide2023" only); the other side's hands are read as ever (docs/voice.md).
+# --visually-impaired overrides it.
+visually_impaired = ""
 # The web console's address, host:port: "127.0.0.1:8080" for this machine only,
 # ":8080" for every network it is on (then give tls_cert and tls_key).
 listen = "127.0.0.1:8080"

@@ -78,6 +78,7 @@ func loadConfig(o *Options) (*config.Config, string, error) {
 	set("--emulate", "emulate", absEmulate(o.Emulate), &c.Emulate)
 	set("--voice", "voice.language", o.Voice, &c.Voice.Language)
 	set("--voice-convention", "voice.convention", o.VoiceConvention, &c.Voice.Convention)
+	set("--visually-impaired", "visually_impaired", o.VisuallyImpaired, &c.VisuallyImpaired)
 	if o.Tournament {
 		c.Tournament = true
 	}
@@ -153,6 +154,12 @@ func (d *daemon) configure() error {
 		d.opts.Tags[tag] = name
 	}
 	d.opts.Odds = d.o.Odds
+	d.opts.VisuallyImpaired = c.VisuallyImpaired
+	if c.VisuallyImpaired != "" && c.Voice.Language == config.VoiceOff {
+		// D.2.3 wants the move announced: boardd announces it as it is
+		// made, but only the console's speaking page says it aloud.
+		d.log.Warn("a visually impaired player with no voice: his moves are said only by a console page with speak ticked (--voice en or de speaks them at the board)", "side", c.VisuallyImpaired)
+	}
 	d.opts.Timing.Debounce = c.Sensor.Debounce
 	d.opts.Timing.Settle = c.Hands.Settle
 	d.opts.Timing.QuickSettle = c.Hands.QuickSettle

@@ -66,6 +66,10 @@ type Options struct {
 	// PairSide is the side played at this board (the other board plays
 	// the other).
 	Pair, PairSide string
+	// VisuallyImpaired names the side whose player at this board is
+	// visually impaired (white, black): FIDE's Appendix D reads his hands
+	// (the visually_impaired key; fide2023 only).
+	VisuallyImpaired string
 
 	// A chess engine playing one side (the [engine] section): its path,
 	// side (white, black, random), Elo or Skill Level, limit a move,

@@ -103,6 +103,13 @@ func (d *daemon) ruleConflicts(h journal.Header, inForce string) []string {
 		}
 		out = append(out, fmt.Sprintf("--odds %s, and it is played at %s", d.o.Odds, was))
 	}
+	if d.o.VisuallyImpaired != "" && d.o.VisuallyImpaired != h.VisuallyImpaired {
+		was := h.VisuallyImpaired
+		if was == "" {
+			was = "neither"
+		}
+		out = append(out, fmt.Sprintf("--visually-impaired %s, and its visually impaired side is %s", d.o.VisuallyImpaired, was))
+	}
 	if d.o.Tournament && !h.Tournament {
 		out = append(out, "--tournament, and it is not in tournament mode")
 	}

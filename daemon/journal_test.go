@@ -92,6 +92,8 @@ func TestConfigurationChangeBetweenGames(t *testing.T) {
 			refused: "the saved game 1 in " + dir + " (1 move) is not played under the rules asked for: --laws fide2023, and it is under nycc. Run without those flags to go on with it, or add --new-game"},
 		{name: "--laws, --odds and --tournament for other rules", o: Options{Laws: "sarratt1808", Odds: "rook", Tournament: true},
 			refused: "--laws sarratt1808, and it is under nycc; --odds rook, and it is played at no odds; --tournament, and it is not in tournament mode."},
+		{name: "--visually-impaired for a game with none", o: Options{VisuallyImpaired: "white"},
+			refused: "--visually-impaired white, and its visually impaired side is neither."},
 		{name: "--laws for its own law-set", o: Options{Laws: "nycc"}, laws: "nycc", moves: 1, game: 1},
 		// The last: the game is archived.
 		{name: "--new-game with --laws", o: Options{Laws: "fide2023", NewGame: true}, laws: "fide2023", moves: 0, game: 2, archived: true,
@@ -169,6 +171,37 @@ func TestTrustClockDatesTheGame(t *testing.T) {
 				t.Errorf("the log says games are undated though the clock is trusted:\n%s", logs)
 			case !c.dated && (date == journal.UnknownDate) != undated:
 				t.Errorf("the new game is dated %q, and the log says it is undated: %v\n%s", date, undated, logs)
+			}
+		})
+	}
+}
+
+// TestVisuallyImpairedSideIsKept: --visually-impaired reaches the game's
+// journal header (a restart replays the game by Appendix D), and a side
+// with no voice is warned of at the start.
+func TestVisuallyImpairedSideIsKept(t *testing.T) {
+	for _, c := range []struct {
+		name, side, voice string
+		warned            bool
+	}{
+		{"with no voice", "black", "", true},
+		{"with a voice", "white", "en", false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			d, logs := testDaemon(t, Options{VisuallyImpaired: c.side, Voice: c.voice})
+			if err := d.configure(); err != nil {
+				t.Fatal(err)
+			}
+			d.stateDir = t.TempDir()
+			if err := d.openJournal(); err != nil {
+				t.Fatal(err)
+			}
+			defer d.close()
+			if got := d.journal.header.VisuallyImpaired; got != c.side {
+				t.Errorf("the journal's header keeps visually impaired side %q, want %q", got, c.side)
+			}
+			if warned := strings.Contains(logs.String(), "a visually impaired player with no voice"); warned != c.warned {
+				t.Errorf("warned of no voice: %v, want %v:\n%s", warned, c.warned, logs)
 			}
 		})
 	}

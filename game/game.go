@@ -92,7 +92,14 @@ type Options struct {
 	// Remote says which sides are played from off the board from the
 	// start (see SetRemote), by colour: a game against an engine.
 	Remote [2]bool
-	Logger *slog.Logger
+	// VisuallyImpaired names the side whose player at this board is
+	// visually impaired ("white" or "black"; "" for neither): his lifts are
+	// touches by fide2023:D.2.2 and his moves made once announced by
+	// D.2.3, the other side's hands read by Article 4. Only a law-set with
+	// Appendix D rules takes it (fide2023), and the law-set can then not be
+	// changed to one without.
+	VisuallyImpaired string
+	Logger           *slog.Logger
 	// Analog reads the levels of analogue frame lines (Input, Replay); nil
 	// replays the occupancy recorded with them.
 	Analog AnalogClassifier
@@ -166,7 +173,11 @@ func New(opts Options, observe func(report.Report)) (*Game, error) {
 		tags["TimeControl"] = clock.Tag(c)
 		opts.Tags = tags
 	}
-	arb, err := arbiter.NewGame(arbiter.Options{Laws: laws, Setup: opts.Setup, Odds: opts.Odds, Tournament: opts.Tournament, Clocked: control != nil, Tags: opts.Tags})
+	vi, err := visuallyImpaired(opts.VisuallyImpaired)
+	if err != nil {
+		return nil, err
+	}
+	arb, err := arbiter.NewGame(arbiter.Options{Laws: laws, Setup: opts.Setup, Odds: opts.Odds, Tournament: opts.Tournament, Clocked: control != nil, Tags: opts.Tags, VisuallyImpaired: vi})
 	if err != nil {
 		return nil, err
 	}
@@ -203,6 +214,20 @@ func New(opts Options, observe func(report.Report)) (*Game, error) {
 	g.rec = gesture.New(g.gestureOptions(), arb, exp, physical)
 	g.settle(0)
 	return g, nil
+}
+
+// visuallyImpaired reads Options.VisuallyImpaired as the arbiter's sides.
+func visuallyImpaired(side string) ([2]bool, error) {
+	var vi [2]bool
+	if side == "" {
+		return vi, nil
+	}
+	c, err := board.ParseColor(side)
+	if err != nil {
+		return vi, fmt.Errorf("visually impaired side %q: want white or black", side)
+	}
+	vi[c] = true
+	return vi, nil
 }
 
 // StartPosition is where a game with options o begins: the set-up

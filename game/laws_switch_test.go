@@ -197,3 +197,56 @@ func TestClaimHoldsTheClocks(t *testing.T) {
 		}
 	})
 }
+
+// A visually impaired player's board is read by FIDE's Appendix D: the
+// side is refused under a code without it, at the start and by a change of
+// law-set mid-game (which leaves fide2023 in force, so his touches still
+// cite fide2023:D.2.2).
+func TestVisuallyImpairedNeedsAppendixD(t *testing.T) {
+	for _, tc := range []struct {
+		name, laws, side string
+		wantErr          string
+	}{
+		{"fide2023 takes white", "fide2023", "white", ""},
+		{"fide2023 takes black", "fide2023", "black", ""},
+		{"neither", "sarratt1808", "", ""},
+		{"an old code", "nycc", "white", "Appendix D is FIDE's"},
+		{"not a side", "fide2023", "grey", `visually impaired side "grey": want white or black`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := New(Options{Laws: tc.laws, VisuallyImpaired: tc.side}, nil)
+			if tc.wantErr == "" && err != nil || tc.wantErr != "" && (err == nil || !strings.Contains(err.Error(), tc.wantErr)) {
+				t.Fatalf("New(laws %s, visually impaired %q) = %v, want an error with %q", tc.laws, tc.side, err, tc.wantErr)
+			}
+		})
+	}
+
+	var out []report.Report
+	g, err := New(Options{Laws: "fide2023", VisuallyImpaired: "black"}, func(r report.Report) { out = append(out, r) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	play(t, g, `{"t":0,"lift":"e2"}
+{"t":300,"place":"e4"}
+`)
+	for _, to := range []string{"philidor1825", "sarratt1808", "nycc", "hastings1895"} {
+		err := g.Action(time.Second, trace.ActionLaws, to)
+		if err == nil || !strings.Contains(err.Error(), "the law-set stays fide2023") {
+			t.Errorf("changing to %s with a visually impaired player = %v, want it refused", to, err)
+		}
+	}
+	if id := g.Snapshot().Laws.ID; id != "fide2023" {
+		t.Fatalf("law-set %s after the refused changes, want fide2023", id)
+	}
+	play(t, g, `{"t":2000,"lift":"e7"}
+{"t":2300,"place":"e5"}
+`)
+	g.Advance(5 * time.Second)
+	touch, move := lastOf(out, report.Touch), lastOf(out, report.Move)
+	if touch == nil || touch.Law != "fide2023:D.2.2" || move == nil || move.Law != "fide2023:D.2.3" || move.Made != move.T {
+		t.Fatalf("Black's touch %+v and move %+v: want them citing fide2023:D.2.2 and D.2.3, the move made when announced", touch, move)
+	}
+	if first := out[0]; first.Type != report.Touch || first.Law != "" {
+		t.Errorf("White's touch %+v cites a law: the sighted side is read by Article 4", first)
+	}
+}

@@ -75,16 +75,19 @@ type Header struct {
 	// Remote names the sides played from off the board from the start (a
 	// game against an engine): trace.SideWhite, SideBlack or SideBoth; ""
 	// for none. A remote line in the journal changes it during the game.
-	Remote      string
-	Tags        map[string]string // PGN tags (Date is "????.??.??" until the clock is synchronised)
-	Started     time.Time         // wall-clock start of the game; zero when the clock was not synchronised
-	Physical    *board.Occupancy  // what the board read at the start, when not the start position
-	Debounce    time.Duration     // sensor debounce window (zero: the default)
-	Settle      time.Duration     // gesture options (zero: the defaults)
-	QuickSettle time.Duration     // negative: Settle
-	OpenWait    time.Duration
-	Jadoube     time.Duration
-	Bump        time.Duration
+	Remote string
+	// VisuallyImpaired is the side whose player is visually impaired
+	// (game.Options.VisuallyImpaired): "white", "black" or "".
+	VisuallyImpaired string
+	Tags             map[string]string // PGN tags (Date is "????.??.??" until the clock is synchronised)
+	Started          time.Time         // wall-clock start of the game; zero when the clock was not synchronised
+	Physical         *board.Occupancy  // what the board read at the start, when not the start position
+	Debounce         time.Duration     // sensor debounce window (zero: the default)
+	Settle           time.Duration     // gesture options (zero: the defaults)
+	QuickSettle      time.Duration     // negative: Settle
+	OpenWait         time.Duration
+	Jadoube          time.Duration
+	Bump             time.Duration
 }
 
 // NewHeader returns the header of game number game played with opts.
@@ -95,6 +98,7 @@ func NewHeader(game uint64, opts game.Options, started time.Time) Header {
 		Tags: map[string]string{}, Started: started, Debounce: opts.Timing.Debounce,
 		Settle: opts.Timing.Settle, QuickSettle: opts.Timing.QuickSettle, OpenWait: opts.Timing.OpenWait,
 		Jadoube: opts.Timing.Jadoube, Bump: opts.Timing.Bump, Remote: RemoteSides(opts.Remote),
+		VisuallyImpaired: opts.VisuallyImpaired,
 	}
 	for k, v := range opts.Tags {
 		h.Tags[k] = v
@@ -108,10 +112,10 @@ func NewHeader(game uint64, opts game.Options, started time.Time) Header {
 
 // SameRules reports whether a game begun with opts would be played under the
 // same rules as the header's: law-set, start, odds, time control, tournament
-// mode.
+// mode, the visually impaired side.
 func (h Header) SameRules(opts game.Options) bool {
 	return h.Laws == opts.Laws && h.Setup == opts.Setup && h.Odds == opts.Odds && h.TimeControl == opts.TimeControl &&
-		h.ClockAtFirstInput == opts.ClockAtFirstInput && h.Tournament == opts.Tournament
+		h.ClockAtFirstInput == opts.ClockAtFirstInput && h.Tournament == opts.Tournament && h.VisuallyImpaired == opts.VisuallyImpaired
 }
 
 // Options returns the options of the game: base (the logger and
@@ -120,6 +124,7 @@ func (h Header) SameRules(opts game.Options) bool {
 func (h Header) Options(base game.Options) game.Options {
 	o := base
 	o.Laws, o.Setup, o.Odds, o.Tournament = h.Laws, h.Setup, h.Odds, h.Tournament
+	o.VisuallyImpaired = h.VisuallyImpaired
 	o.TimeControl, o.ClockAtFirstInput = h.TimeControl, h.ClockAtFirstInput
 	o.Timing.Debounce = h.Debounce
 	o.Timing.Settle, o.Timing.OpenWait, o.Timing.Jadoube = h.Settle, h.OpenWait, h.Jadoube
@@ -176,6 +181,7 @@ type headerWire struct {
 	AtFirst    bool              `json:"clock_at_first_input,omitempty"`
 	Tournament bool              `json:"tournament,omitempty"`
 	Remote     string            `json:"remote,omitempty"`
+	Blind      string            `json:"visually_impaired,omitempty"`
 	Tags       map[string]string `json:"tags,omitempty"`
 	Started    string            `json:"started,omitempty"`
 	Physical   string            `json:"physical,omitempty"`
@@ -215,7 +221,7 @@ func appendPrefix(dst []byte, t time.Duration, seq uint64) []byte {
 func AppendHeader(dst []byte, t time.Duration, seq uint64, h Header) ([]byte, error) {
 	w := headerWire{
 		Journal: Version, Game: h.Game, Laws: h.Laws, Setup: h.Setup, Odds: h.Odds,
-		Control: h.TimeControl, AtFirst: h.ClockAtFirstInput, Tournament: h.Tournament, Remote: h.Remote,
+		Control: h.TimeControl, AtFirst: h.ClockAtFirstInput, Tournament: h.Tournament, Remote: h.Remote, Blind: h.VisuallyImpaired,
 		Tags: h.Tags, Debounce: ms(h.Debounce), Settle: ms(h.Settle), Quick: ms(h.QuickSettle), OpenWait: ms(h.OpenWait), Jadoube: ms(h.Jadoube), Bump: ms(h.Bump),
 	}
 	if !h.Started.IsZero() {
@@ -330,7 +336,7 @@ func parseRecord(line []byte) (Record, error) {
 		}
 		h := &Header{
 			Game: w.Game, Laws: w.Laws, Setup: w.Setup, Odds: w.Odds,
-			TimeControl: w.Control, ClockAtFirstInput: w.AtFirst, Tournament: w.Tournament, Remote: w.Remote, Tags: w.Tags,
+			TimeControl: w.Control, ClockAtFirstInput: w.AtFirst, Tournament: w.Tournament, Remote: w.Remote, VisuallyImpaired: w.Blind, Tags: w.Tags,
 			Debounce: fromMS(w.Debounce), Settle: fromMS(w.Settle), QuickSettle: fromMS(w.Quick), OpenWait: fromMS(w.OpenWait), Jadoube: fromMS(w.Jadoube),
 			Bump: fromMS(w.Bump),
 		}

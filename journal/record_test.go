@@ -17,7 +17,7 @@ import (
 func TestRecordsRoundTrip(t *testing.T) {
 	phys := board.Occupancy(0xffff00000000ffef)
 	h := Header{
-		Game: 7, Laws: "nycc", Setup: "8/8/8/8/8/8/8/K1k5 w - - 0 1", Odds: "pawn-and-move", TimeControl: "40/5400+30:1800+30", ClockAtFirstInput: true, Tournament: true, Remote: "black",
+		Game: 7, Laws: "nycc", Setup: "8/8/8/8/8/8/8/K1k5 w - - 0 1", Odds: "pawn-and-move", TimeControl: "40/5400+30:1800+30", ClockAtFirstInput: true, Tournament: true, Remote: "black", VisuallyImpaired: "white",
 		Tags:    map[string]string{"Date": "2025.06.01", "White": "Morphy, \"Paul\"", "Event": "Café"},
 		Started: time.Date(2025, 6, 1, 18, 30, 0, 0, time.UTC), Physical: &phys,
 		Debounce: 30 * time.Millisecond, Settle: 300 * time.Millisecond, OpenWait: 1500 * time.Millisecond, Jadoube: 2 * time.Second,
@@ -56,7 +56,7 @@ func TestRecordsRoundTrip(t *testing.T) {
 	reports := []report.Report{
 		{Type: report.Touch, T: 5, Side: "white", Square: "e2", Piece: "pawn"},
 		{Type: report.Adjust, T: 5, Side: "black", Square: "e7", Announced: true},
-		{Type: report.Move, T: 6, Side: "white", UCI: "e2e4", SAN: "e4", FEN: board.StartFEN, WhiteClock: "1:00:00", BlackClock: "0:59:58"},
+		{Type: report.Move, T: 6, Side: "white", UCI: "e2e4", SAN: "e4", FEN: board.StartFEN, WhiteClock: "1:00:00", BlackClock: "0:59:58", Law: "fide2023:D.2.3"},
 		{Type: report.Irregularity, T: 7, Kind: "touch-move", Law: "fide2023:4.3.1", Offender: "white", Chooser: "black",
 			Options: []report.Option{{ID: "stand", Squares: []string{"g1", "e4"}}, {ID: "move-touched", Squares: []string{"g1"}}}, Reason: "why"},
 		{Type: report.Ruling, T: 8, Option: "stand", By: "lapse", Law: "fide2023:4.8", Reason: "r"},

@@ -33,6 +33,7 @@ func fide2023() *LawSet {
 		IllegalMoveLaw:            s + "7.5.5",
 		ClockCompletesIllegalMove: true,
 		ClockWithoutMoveLaw:       s + "7.5.3",
+		AppendixD:                 &AppendixD{TouchLaw: s + "D.2.2", MoveLaw: s + "D.2.3"},
 		Setup:                     SetupRule{Law: s + "7.2.1", MissingLaw: s + "7.2.1", MissingChooser: ByArbiter, Window: AnyTime},
 		Rules: map[report.Kind]Rule{
 			report.KindTouchMove:      {Law: s + "4.3", Chooser: Offended, Options: []report.OptionID{report.OptStand, report.OptMoveTouched, report.OptTakeTouched, report.OptRook, report.OptKing}},
@@ -288,5 +289,11 @@ func fideLaws() []Law {
 		entry(s+"9.7", Applied, "No mate possible",
 			"A position from which no series of legal moves can lead to mate ends the game drawn at once.",
 			"Ruled as the dead position of fide2023:5.2.2 (boardd cites that article): neither side has the men to mate."),
+		entry(s+"D.2.2", Applied, "A blind player's man touched",
+			"On the board of a visually disabled player a man counts as touched when it is taken out of its securing hole.",
+			"With --visually-impaired SIDE (visually_impaired), that side's lift is its touch, and its touch lines cite fide2023:D.2.2; men felt in place are not sensed and never touch. A move then made with another man raises touch-move under the 4.3 obligation it breaks (fide2023:4.3.1, 4.3.2, 4.3.3), options stand and move-touched or take-touched as for anyone, the irregularity's reason citing D.2.2. The other side's hands are read by Article 4."),
+		entry(s+"D.2.3", Applied, "A blind player's move made",
+			"On a visually disabled player's board a move is made once any man it takes is off the board, the man is set in another hole and the move is announced; only then is the opponent's clock started.",
+			"With --visually-impaired SIDE, that side's move is made when boardd recognises and announces it (the voice, or the console's speaking page): any man taken already off, the man set on another square and the hand gone for the settle time (or the clock pressed). Its move line cites fide2023:D.2.3, and the mover's clock stops at that announcement, not back-dated to the man's setting down as on the sighted side, so the opponent's clock starts only then. While a hand may still be completing a lawful move nothing is ruled, journalled or sent."),
 	}
 }

@@ -126,6 +126,18 @@ type FirstTouchedLaws struct {
 	RookFirst    report.Law // rook touched before the king: no castling that side
 }
 
+// AppendixD is what a law-set says of the board of a visually disabled
+// player: the laws cited for his touches and his moves made.
+type AppendixD struct {
+	// TouchLaw: his man counts as touched when taken out of its square
+	// (fide2023:D.2.2).
+	TouchLaw report.Law
+	// MoveLaw: his move counts as made when any man it takes is off the
+	// board, his man is set on another square and the move has been
+	// announced; only then does the opponent's clock start (fide2023:D.2.3).
+	MoveLaw report.Law
+}
+
 // LawSet is one code of laws as boardd applies it.
 type LawSet struct {
 	ID      string
@@ -240,6 +252,10 @@ type LawSet struct {
 	// ClockWithoutMoveLaw: a clock pressed without a move is penalised as an
 	// illegal move (fide2023:7.5.3); empty where the code says nothing.
 	ClockWithoutMoveLaw report.Law
+	// AppendixD holds the rules for a visually disabled player's board
+	// (fide2023:D.2.2, D.2.3); nil where the code has none, and then no
+	// side can be named visually impaired.
+	AppendixD *AppendixD
 	// CheckLaw: the code wants checks announced (philidor1825:XIII,
 	// sarratt1808:18, nycc:IV, hastings1895:VI); empty where it does not.
 	CheckLaw report.Law

@@ -151,5 +151,7 @@ func proofs() map[string]proof {
 		"fide2023:9.6.1":   scenarios("fide2023-fivefold"),
 		"fide2023:9.6.2":   {tests: []string{lawsTable}},
 		"fide2023:9.7":     {tests: []string{lawsTable + "/fide2023:5.2.2"}},
+		"fide2023:D.2.2":   scenarios("fide2023-visually-impaired-touch", "fide2023-visually-impaired-sighted-side"),
+		"fide2023:D.2.3":   scenarios("fide2023-visually-impaired-move-made", "fide2023-visually-impaired-sighted-side"),
 	}
 }

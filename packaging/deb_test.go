@@ -63,7 +63,7 @@ func TestDebInstallsInAThrowAwayRoot(t *testing.T) {
 		has  []string // what the file must say
 	}{
 		{"usr/bin/boardd", 0o755, nil},
-		{"usr/lib/systemd/system/boardd.service", 0o644, []string{"ExecStart=/usr/bin/boardd run", "SupplementaryGroups=spi i2c gpio dialout", "file:/usr/share/doc/boardd/install.md"}},
+		{"usr/lib/systemd/system/boardd.service", 0o644, []string{"ExecStart=/usr/bin/boardd run", "SupplementaryGroups=spi i2c gpio dialout audio", "DeviceAllow=char-alsa rw", "file:/usr/share/doc/boardd/install.md"}},
 		{"usr/lib/udev/rules.d/99-boardd.rules", 0o644, []string{`GROUP="spi"`, `GROUP="i2c"`, `GROUP="gpio"`, `GROUP="dialout"`}},
 		{"usr/lib/sysusers.d/boardd.conf", 0o644, []string{"g spi", "g i2c", "g gpio"}},
 		{"etc/boardd/boardd.toml", 0o644, []string{`laws = "fide2023"`, `wiring = "sim"`}},

@@ -42,6 +42,9 @@ func (r *Report) AppendJSON(dst []byte) []byte {
 		str("side", r.Side)
 		str("square", r.Square)
 		str("piece", r.Piece)
+		if r.Law != "" {
+			str("law", string(r.Law))
+		}
 	case Adjust:
 		str("side", r.Side)
 		str("square", r.Square)
@@ -55,6 +58,9 @@ func (r *Report) AppendJSON(dst []byte) []byte {
 		if r.WhiteClock != "" {
 			str("white_clock", r.WhiteClock)
 			str("black_clock", r.BlackClock)
+		}
+		if r.Law != "" {
+			str("law", string(r.Law))
 		}
 	case Irregularity:
 		str("kind", string(r.Kind))

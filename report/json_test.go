@@ -9,6 +9,8 @@ import (
 func TestParseReadsWhatAppendJSONWrites(t *testing.T) {
 	for _, r := range []Report{
 		{Type: Touch, T: 120 * time.Millisecond, Side: "white", Square: "e2", Piece: "pawn"},
+		{Type: Touch, T: 130 * time.Millisecond, Side: "black", Square: "g8", Piece: "knight", Law: "fide2023:D.2.2"},
+		{Type: Move, T: 700 * time.Millisecond, Side: "black", UCI: "g8f6", SAN: "Nf6", FEN: "rnbqkb1r/pppppppp/5n2/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 1 1", Law: "fide2023:D.2.3"},
 		{Type: Adjust, T: 1500 * time.Microsecond, Side: "black", Square: "g8", Announced: true},
 		{Type: Move, T: 650 * time.Millisecond, Side: "white", UCI: "e7e8n", SAN: "e8=N+", FEN: "4N3/8/8/8/8/8/8/4K2k b - - 0 1", WhiteClock: "0:04:57", BlackClock: "0:05:00"},
 		{Type: Irregularity, T: time.Second, Kind: KindTouchMove, Law: "nycc:X", Offender: "white", Chooser: Black, Options: []Option{{ID: OptStand, Squares: []string{"e4"}}, {ID: OptMoveTouched, Squares: []string{"g1", "f3", "h3"}}}},

@@ -19,9 +19,9 @@ type Type string
 
 // The report types, as `boardd replay` writes them in the "type" field.
 const (
-	Touch        Type = "touch"        // a man lifted: Side, Square, Piece
+	Touch        Type = "touch"        // a man lifted: Side, Square, Piece, Law (a visually impaired side's: fide2023:D.2.2)
 	Adjust       Type = "adjust"       // a man lifted and set back: Side, Square, Announced
-	Move         Type = "move"         // a completed move: Side, UCI, SAN, FEN, clocks
+	Move         Type = "move"         // a completed move: Side, UCI, SAN, FEN, clocks, Law (a visually impaired side's: fide2023:D.2.3)
 	Irregularity Type = "irregularity" // Kind, Law, Offender, Chooser, Options, Reason
 	Ruling       Type = "ruling"       // Option, By, Law, Reason
 	Mismatch     Type = "mismatch"     // Missing, Extra: squares to fix
@@ -168,11 +168,16 @@ type Report struct {
 	WhiteClock string // move: White's remaining time when a clock runs
 	BlackClock string // move: Black's remaining time
 
-	Kind     Kind     // irregularity
-	Law      Law      // irregularity, ruling, result
-	Offender string   // irregularity: white or black
-	Chooser  Party    // irregularity
-	Options  []Option // irregularity
+	Kind Kind // irregularity
+	// Offending is the move an irregularity is about, in UCI ("g1e3"),
+	// where a move was made ("" for a touched man let go, a clock pressed
+	// without a move, a set-up). Not written in the JSON line: it is
+	// derived again on replay; the voice names the move by it.
+	Offending string
+	Law       Law      // irregularity, ruling, result; touch and move of a visually impaired side
+	Offender  string   // irregularity: white or black
+	Chooser   Party    // irregularity
+	Options   []Option // irregularity
 
 	Option OptionID // ruling
 	By     Party    // ruling: white, black, arbiter or lapse

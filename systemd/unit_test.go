@@ -88,7 +88,7 @@ func TestUnitSettings(t *testing.T) {
 		"Service.ProtectSystem":       "strict",
 		"Service.NoNewPrivileges":     "yes",
 		"Service.DevicePolicy":        "closed",
-		"Service.SupplementaryGroups": "spi i2c gpio dialout",
+		"Service.SupplementaryGroups": "spi i2c gpio dialout audio",
 		"Service.ExecReload":          "/bin/kill -HUP $MAINPID",
 		"Install.WantedBy":            "multi-user.target",
 	}
@@ -109,7 +109,7 @@ func TestUnitSettings(t *testing.T) {
 		}
 	}
 	devices := strings.Join(m["Service.DeviceAllow"], "|")
-	for _, d := range []string{"char-spidev rw", "char-i2c rw", "char-gpiochip rw", "char-ttyACM rw", "char-ttyUSB rw", "char-ttyGS rw"} {
+	for _, d := range []string{"char-spidev rw", "char-i2c rw", "char-gpiochip rw", "char-ttyACM rw", "char-ttyUSB rw", "char-ttyGS rw", "char-alsa rw"} {
 		if !strings.Contains(devices, d) {
 			t.Errorf("DeviceAllow has no %q", d)
 		}

@@ -29,6 +29,19 @@ var kindWords = map[report.Kind][2]string{
 	report.KindClockWithoutMove: {"the clock pressed without a move", "die Uhr ohne Zug gedrückt"},
 }
 
+// offenceWords say what an offending move is, after the move's words:
+// "is illegal", "ist regelwidrig". A kind not here is "irregular" with the
+// kind's words.
+var offenceWords = map[report.Kind][2]string{
+	report.KindFalseMove:      {"is illegal", "ist regelwidrig"},
+	report.KindFalseCapture:   {"is an illegal capture", "ist ein regelwidriges Schlagen"},
+	report.KindMovedIntoCheck: {"leaves his king in check", "lässt den eigenen König im Schach"},
+	report.KindFalseCastling:  {"is an illegal castling", "ist eine regelwidrige Rochade"},
+	report.KindOwnCapture:     {"takes his own man", "schlägt eine eigene Figur"},
+	report.KindMovedAdverse:   {"moves his opponent's man", "zieht eine gegnerische Figur"},
+	report.KindSuccessive:     {"is his second move in a row", "ist sein zweiter Zug hintereinander"},
+}
+
 // germanOptions are the options in German, as report's plain English words
 // say them ("er" is the offender); a second form names the man.
 var germanOptions = map[report.OptionID][2]string{
@@ -154,9 +167,21 @@ func (w Words) Irregularity(r report.Report, before *board.Position) string {
 			kind = ws[1]
 		}
 	}
-	if w.german() {
+	move := w.offendingMove(r.Offending, before)
+	switch {
+	case move != "":
+		what, ok := offenceWords[r.Kind]
+		if !ok {
+			what = [2]string{"is irregular: " + kind, "ist regelwidrig: " + kind}
+		}
+		if w.german() {
+			fmt.Fprintf(&b, "Zug von %s: %s %s.", w.sideOf(r.Offender), move, what[1])
+		} else {
+			fmt.Fprintf(&b, "%s's move %s %s.", w.sideOf(r.Offender), move, what[0])
+		}
+	case w.german():
 		fmt.Fprintf(&b, "Regelwidrigkeit von %s: %s.", w.sideOf(r.Offender), kind)
-	} else {
+	default:
 		fmt.Fprintf(&b, "Irregularity by %s: %s.", w.sideOf(r.Offender), kind)
 	}
 	b.WriteString(w.law(r.Law))
@@ -180,6 +205,37 @@ func (w Words) Irregularity(r report.Report, before *board.Position) string {
 		}
 	}
 	return b.String()
+}
+
+// offendingMove names an irregularity's move (UCI) from square to square,
+// with its man where before shows him on the square it left: "knight from
+// g1 to e3", "Springer von g1 nach e3", by Appendix D "Springer Gustav
+// eins nach Eva drei". It is "" for no move.
+func (w Words) offendingMove(uci string, before *board.Position) string {
+	m, err := board.ParseUCI(uci)
+	if uci == "" || err != nil {
+		return ""
+	}
+	piece := ""
+	if before != nil {
+		if man := before.Men[m.From]; man != board.NoMan {
+			piece = w.piece(man.Kind()) + " "
+		}
+	}
+	from, to := "from ", " to "
+	switch {
+	case w.german() && w.Convention == AppendixD:
+		from, to = "", " nach "
+	case w.german():
+		from, to = "von ", " nach "
+	case w.Convention == AppendixD:
+		from = ""
+	}
+	if piece == "" && from == "" {
+		// No man to name: the squares alone, still saying where from.
+		from = map[bool]string{false: "from ", true: "von "}[w.german()]
+	}
+	return piece + from + w.square(m.From) + to + w.square(m.To)
 }
 
 // chooser names who chooses (the subject of a sentence).
@@ -210,17 +266,46 @@ func (w Words) Ruling(r report.Report, before *board.Position) string {
 }
 
 // germanReasons are the results' reasons in German, found by a phrase of
-// the English reason; a reason none matches is left unsaid in German.
+// the English reason (report's, as the arbiter and the law-sets write
+// them), the first phrase found deciding: the longer phrases come first.
+// TestEveryResultReasonHasWords holds every reason a game can report to
+// this list.
 var germanReasons = []struct{ phrase, words string }{
 	{"flag fell, but", "Zeit überschritten, aber der Gegner kann nicht mattsetzen"},
 	{"flag fell", "Zeit überschritten"},
+	{"exceeded the time limit and forfeits", "Bedenkzeit überschritten, die Partie ist verloren"},
+	{"exceeded the time limit", "Bedenkzeit überschritten"},
 	{"checkmate", "Schachmatt"},
+	{"stalemated player wins", "Patt: der Pattgesetzte gewinnt"},
 	{"stalemate", "Patt"},
+	{"continual repetition", "fortgesetzte Wiederholung derselben Züge"},
+	{"fivefold repetition", "fünfmalige Stellungswiederholung"},
+	{"repetition claimed", "dreimalige Stellungswiederholung, beansprucht"},
 	{"repetition", "Stellungswiederholung"},
 	{"dead position", "tote Stellung"},
 	{"insufficient", "ungenügendes Material"},
-	{"fifty moves", "50-Züge-Regel"},
 	{"seventy-five moves", "75-Züge-Regel"},
+	{"fifty moves", "50-Züge-Regel"},
+	{"moves counted without mate", "die gezählten Züge ohne Matt gespielt"},
+	{"since the call without capture", "die Züge seit der Ansage ohne Schlagen, Bauernzug oder Matt gespielt"},
+	{"second illegal move, but", "zweiter regelwidriger Zug, aber der Gegner kann nicht mattsetzen"},
+	{"second illegal move", "zweiter regelwidriger Zug"},
+	{"white resigns", "Weiß gibt auf"},
+	{"black resigns", "Schwarz gibt auf"},
+	{"draw agreed", "Remis vereinbart"},
+	{"declared by the arbiter", "vom Schiedsrichter erklärt"},
+}
+
+// germanReason returns a result's reason in German, "" where no phrase of
+// germanReasons is found in it.
+func germanReason(reason string) string {
+	lower := strings.ToLower(reason)
+	for _, g := range germanReasons {
+		if strings.Contains(lower, g.phrase) {
+			return g.words
+		}
+	}
+	return ""
 }
 
 // Result returns the words of a game's end: "White wins: Black's flag
@@ -239,13 +324,7 @@ func (w Words) Result(r report.Report) string {
 	}
 	reason := r.Reason
 	if w.german() {
-		reason = ""
-		for _, g := range germanReasons {
-			if strings.Contains(r.Reason, g.phrase) {
-				reason = g.words
-				break
-			}
-		}
+		reason = germanReason(r.Reason)
 	}
 	if reason == "" {
 		return who + "."

@@ -124,6 +124,13 @@ func TestIrregularityWords(t *testing.T) {
 		Options: []report.Option{{ID: report.OptStand}, {ID: report.OptMoveTouched, Squares: []string{"g1", "f3", "h3"}}}}
 	castling := report.Report{Type: report.Irregularity, Kind: report.KindFalseCastling, Law: "fide2023:4.4.3", Offender: "black", Chooser: report.Arbiter,
 		Options: []report.Option{{ID: report.OptRestore}}}
+	illegal := report.Report{Type: report.Irregularity, Kind: report.KindFalseMove, Law: "fide2023:7.5.1", Offender: "white", Chooser: report.Arbiter,
+		Options: []report.Option{{ID: report.OptRestore}}, Offending: "g1e3"}
+	touchMove := touch
+	touchMove.Offending = "e2e4"
+	pinned, _ := board.ParseFEN("r1bqk1nr/ppp2ppp/2n5/1B2p3/1b2P3/2N5/PPPP1PPP/R1BQK1NR b KQkq - 0 1")
+	intoCheck := report.Report{Type: report.Irregularity, Kind: report.KindMovedIntoCheck, Law: "fide2023:7.5.1", Offender: "black", Chooser: report.Arbiter,
+		Options: []report.Option{{ID: report.OptRestore}}, Offending: "c6e5"}
 	for _, c := range []struct {
 		name   string
 		w      Words
@@ -141,6 +148,22 @@ func TestIrregularityWords(t *testing.T) {
 			"Regelwidrigkeit von Weiß: eine berührte Figur nicht gezogen. Artikel 4.3.1. Schwarz wählt. Möglichkeit 1: Der Zug bleibt stehen. Möglichkeit 2: Er muss den Springer auf g1 ziehen."},
 		{"one option is said without a choice", Words{}, castling, nil,
 			"Irregularity by Black: an illegal castling. Article 4.4.3. Set up the position before the move again."},
+		{"the offending move named", Words{}, illegal, &before,
+			"White's move knight from g1 to e3 is illegal. Article 7.5.1. Set up the position before the move again."},
+		{"the offending move by D.2.1", Words{Convention: AppendixD}, illegal, &before,
+			"White's move Springer Gustav eins to Eva drei is illegal. Article 7.5.1. Set up the position before the move again."},
+		{"the offending move in German", Words{Lang: German}, illegal, &before,
+			"Zug von Weiß: Springer von g1 nach e3 ist regelwidrig. Artikel 7.5.1. Die Stellung vor dem Zug wird wiederhergestellt."},
+		{"the offending move in German by D.2.1", Words{Lang: German, Convention: AppendixD}, illegal, &before,
+			"Zug von Weiß: Springer Gustav eins nach Eva drei ist regelwidrig. Artikel 7.5.1. Die Stellung vor dem Zug wird wiederhergestellt."},
+		{"the offending move's man unknown", Words{Convention: AppendixD}, illegal, nil,
+			"White's move from Gustav eins to Eva drei is illegal. Article 7.5.1. Set up the position before the move again."},
+		{"a kind of its own words", Words{}, intoCheck, &pinned,
+			"Black's move knight from c6 to e5 leaves his king in check. Article 7.5.1. Set up the position before the move again."},
+		{"a kind of its own words in German", Words{Lang: German}, intoCheck, &pinned,
+			"Zug von Schwarz: Springer von c6 nach e5 lässt den eigenen König im Schach. Artikel 7.5.1. Die Stellung vor dem Zug wird wiederhergestellt."},
+		{"a touch-move with its move", Words{Lang: German, Convention: AppendixD}, touchMove, &before,
+			"Zug von Weiß: Bauer Eva zwei nach Eva vier ist regelwidrig: eine berührte Figur nicht gezogen. Artikel 4.3.1. Schwarz wählt. Möglichkeit 1: Der Zug bleibt stehen. Möglichkeit 2: Er muss den Springer auf Gustav eins ziehen."},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			if got := c.w.Irregularity(c.r, c.before); got != c.want {

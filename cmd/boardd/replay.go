@@ -26,7 +26,7 @@ func runReplay(ctx context.Context, env *environment, args []string) int {
 		usage: []string{"replay [flags] [--trace FILE | --trace -]"},
 		about: "Runs a trace (docs/trace-format.md: lifts, placements, frames, analogue frames, presses, choices, each with its time) through the whole game in virtual time, as fast as it can, and prints one JSON line per decision: touches, adjustments, moves, irregularities with the options the law gives, rulings, mismatches, results, and a last end line with the FEN and the PGN. The trace's own head comments `# laws: ID` and `# flags: ...` apply where the command line leaves the law-set or those flags unset.",
 		groups: []flagGroup{
-			{"The game", []string{"laws", "time-control", "tournament", "odds"}},
+			{"The game", []string{"laws", "time-control", "tournament", "odds", "visually-impaired"}},
 			{"Input and logs", []string{"trace", "calibration", "log-level"}},
 		},
 		examples: []string{
@@ -44,6 +44,7 @@ func runReplay(ctx context.Context, env *environment, args []string) int {
 	tournament := fs.Bool("tournament", false, "tournament mode: the arbiter exacts every penalty, nobody may waive one")
 	timeControl := fs.String("time-control", "", "time control: "+clock.Syntax)
 	odds := fs.String("odds", "", "a game at odds: the men given (squares, or pawn, knight, rook, queen, pawn-and-move), comma-separated; add 'move' to give the move too")
+	visuallyImpaired := fs.String("visually-impaired", "", "white or black: the side whose player is visually impaired, his lifts touches and his moves made once announced by FIDE's Appendix D (fide2023:D.2.2, D.2.3); fide2023 only")
 	logLevel := fs.String("log-level", "warn", "log level on stderr: debug, info, warn or error")
 	if code, ok := h.parse(env, fs, args); !ok {
 		return code
@@ -82,12 +83,16 @@ func runReplay(ctx context.Context, env *environment, args []string) int {
 			return 2
 		}
 	}
+	if err := checkVisuallyImpaired(*visuallyImpaired, *laws); err != nil {
+		fmt.Fprintf(env.stderr, "boardd: --visually-impaired: %v\n", err)
+		return 2
+	}
 	logger, err := newLogger(env.stderr, *logLevel)
 	if err != nil {
 		fmt.Fprintf(env.stderr, "boardd: %v\n", err)
 		return 2
 	}
-	opts := game.Options{Laws: *laws, Tournament: *tournament, Odds: *odds, TimeControl: *timeControl, ClockAtFirstInput: true, Logger: logger}
+	opts := game.Options{Laws: *laws, Tournament: *tournament, Odds: *odds, TimeControl: *timeControl, VisuallyImpaired: *visuallyImpaired, ClockAtFirstInput: true, Logger: logger}
 	openCal := func(path string) (game.AnalogClassifier, error) { return openTraceCalibration(path, logger) }
 	switch *calPath {
 	case "none":
@@ -132,6 +137,25 @@ func runReplay(ctx context.Context, env *environment, args []string) int {
 		return 2
 	}
 	return 0
+}
+
+// checkVisuallyImpaired refuses a visually impaired side other than white
+// or black, or under a law-set without Appendix D's rules.
+func checkVisuallyImpaired(side, laws string) error {
+	if side == "" {
+		return nil
+	}
+	if side != "white" && side != "black" {
+		return fmt.Errorf("%q: want white or black", side)
+	}
+	ls, err := lawset.Lookup(laws)
+	if err != nil {
+		return err
+	}
+	if ls.AppendixD == nil {
+		return fmt.Errorf("%s has no rules for a visually impaired player's board (Appendix D is FIDE's: use --laws fide2023)", ls.ID)
+	}
+	return nil
 }
 
 // applyDirectives sets the flags a trace's head names (its law-set, its

@@ -21,7 +21,7 @@ func runDaemon(ctx context.Context, env *environment, args []string) int {
 			{"The board", []string{"config", "sensor", "led", "input"}},
 			{"The console and the hall", []string{"listen", "tls-cert", "tls-key", "hall", "board-id"}},
 			{"Chess apps", []string{"emulate"}},
-			{"The voice", []string{"voice", "voice-convention"}},
+			{"The voice", []string{"voice", "voice-convention", "visually-impaired"}},
 			{"Two boards, one game", []string{"pair", "pair-side"}},
 			{"State and logs", []string{"state-dir", "archive-cap", "log-level", "trust-clock"}},
 			{"Playing the computer", []string{"engine", "engine-side", "engine-elo", "engine-skill", "engine-limit", "engine-book", "engine-clock"}},
@@ -40,6 +40,7 @@ func runDaemon(ctx context.Context, env *environment, args []string) int {
 			"boardd run --lichess --lichess-accept alice,bob   # play the challenges of alice and bob on lichess",
 			"boardd run --emulate chesslink:/dev/ttyGS0   # chess apps drive the board as a Millennium ChessLink board",
 			"boardd run --voice de --voice-convention appendix-d   # moves read aloud by espeak-ng, by FIDE's Appendix D",
+			"boardd run --voice en --visually-impaired white   # White's player is blind: his board read by FIDE's Appendix D.2.2 and D.2.3",
 		},
 		exit: "Exit status: 0 when stopped; 1 when the board failed; 2 for a bad command line or configuration (every fault on stderr).",
 	}
@@ -78,6 +79,7 @@ func runDaemon(ctx context.Context, env *environment, args []string) int {
 	fs.StringVar(&o.Emulate, "emulate", "", "answer chess apps as a Millennium ChessLink board on a serial port: chesslink:PATH, e.g. chesslink:/dev/ttyGS0 (a USB gadget port; docs/chesslink.md; default from the config, else none)")
 	fs.StringVar(&o.Voice, "voice", "", "read moves, rulings and clocks aloud through espeak-ng: en, de or off (default from the config's [voice] language, else off; docs/voice.md)")
 	fs.StringVar(&o.VoiceConvention, "voice-convention", "", "how a move is said: plain (\"knight from g1 to f3\") or appendix-d (FIDE's Appendix D.2.1: \"Springer Gustav eins Felix drei\") (default from the config, else plain)")
+	fs.StringVar(&o.VisuallyImpaired, "visually-impaired", "", "white or black: the side whose player at this board is visually impaired; his lifts are touches and his moves made once announced, by FIDE's Appendix D (fide2023:D.2.2, D.2.3; --laws fide2023 only; default from the config's visually_impaired, else neither)")
 	fs.StringVar(&o.Pair, "pair", "", "play one game on two boards (FIDE's Appendix D play): hall:BOARD pairs with that board through the hall's broker (with --hall), listen:ADDR waits for the other board on a direct link (e.g. listen:0.0.0.0:7070), connect:ADDR connects to it (docs/voice.md)")
 	fs.StringVar(&o.PairSide, "pair-side", "", "with --pair, the side played at this board: white or black (the other board plays the other)")
 	if code, ok := h.parse(env, fs, args); !ok {
