@@ -87,9 +87,46 @@ type Player struct {
 	r    *game.Runner
 	poke chan struct{} // this board's game has a new move to send
 
-	mu     sync.Mutex
-	latest *Game         // the other board's last game received
-	fresh  chan struct{} // closed and replaced when a game arrives
+	mu       sync.Mutex
+	latest   *Game         // the other board's last game received
+	fresh    chan struct{} // closed and replaced when a game arrives
+	state    State
+	watchers map[int]func()
+	nextID   int
+}
+
+// State is the pairing as it stands, for the console and the voice.
+type State struct {
+	// Other names the other board.
+	Other string
+	// Gone says what is out of reach while the other board cannot be
+	// heard (GoneBoard, GoneBroker); "" while it can, or before the link
+	// was ever up.
+	Gone string
+	// Difference is how the boards' games differ (D.2.7), nil while they
+	// agree; Since is when it was found, on the game's clock. While they
+	// differ this board's clocks stand.
+	Difference *DifferenceError
+	Since      time.Duration
+}
+
+// Reach is whether the other board can be heard over a link.
+type Reach struct {
+	Up bool
+	// Gone says, while down, what is out of reach: GoneBoard or GoneBroker.
+	Gone string
+}
+
+// What a link may find out of reach (State.Gone, Reach.Gone).
+const (
+	GoneBoard  = "board"  // the other board has gone away
+	GoneBroker = "broker" // the hall's broker is out of reach
+)
+
+// Reacher is a Link that tells when the other board can be heard and when
+// not; the last word counts (a reader may miss one in between).
+type Reacher interface {
+	Reach() <-chan Reach
 }
 
 // NewPlayer returns the other board, reached over link, named name (for
@@ -97,7 +134,8 @@ type Player struct {
 // where side here is played. Run must run for the boards to hear each
 // other.
 func NewPlayer(link Link, name string, r *game.Runner, here board.Color) *Player {
-	p := &Player{link: link, name: name, here: here, r: r, poke: make(chan struct{}, 1), fresh: make(chan struct{})}
+	p := &Player{link: link, name: name, here: here, r: r, poke: make(chan struct{}, 1), fresh: make(chan struct{}),
+		state: State{Other: name}, watchers: map[int]func(){}}
 	r.OnReport(func(rep report.Report) {
 		if rep.Type == report.Move {
 			select {
@@ -112,10 +150,60 @@ func NewPlayer(link Link, name string, r *game.Runner, here board.Color) *Player
 // Name names the other board.
 func (p *Player) Name() string { return p.name }
 
+// State returns the pairing as it stands.
+func (p *Player) State() State {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.state
+}
+
+// Watch registers fn, told (on any goroutine) whenever the state changes;
+// stop unregisters it.
+func (p *Player) Watch(fn func()) (stop func()) {
+	p.mu.Lock()
+	id := p.nextID
+	p.nextID++
+	p.watchers[id] = fn
+	p.mu.Unlock()
+	return func() {
+		p.mu.Lock()
+		delete(p.watchers, id)
+		p.mu.Unlock()
+	}
+}
+
+// update changes the state under the lock and tells the watchers if it
+// changed.
+func (p *Player) update(fn func(s *State)) {
+	p.mu.Lock()
+	before := p.state
+	fn(&p.state)
+	changed := before.Gone != p.state.Gone || before.Since != p.state.Since ||
+		(before.Difference == nil) != (p.state.Difference == nil) ||
+		before.Difference != nil && before.Difference.Error() != p.state.Difference.Error()
+	var fns []func()
+	if changed {
+		for _, w := range p.watchers {
+			fns = append(fns, w)
+		}
+	}
+	p.mu.Unlock()
+	for _, fn := range fns {
+		fn()
+	}
+}
+
 // Run sends this board's game to the other board after each move made
-// here, and takes the other board's games, until ctx ends.
+// here, and takes the other board's games, until ctx ends. Whenever either
+// changes it compares the two: while they differ this board's clocks
+// stand (fide2023:D.2.7), and they run again, for the side to move, once
+// the boards agree.
 func (p *Player) Run(ctx context.Context) error {
 	var sent *Game
+	var reach <-chan Reach
+	if rr, ok := p.link.(Reacher); ok {
+		reach = rr.Reach()
+	}
 	for {
 		select {
 		case <-ctx.Done():
@@ -125,13 +213,15 @@ func (p *Player) Run(ctx context.Context) error {
 			if err != nil {
 				return err
 			}
-			if sent != nil && sameGame(*sent, g) {
-				continue
+			if sent == nil || !sameGame(*sent, g) {
+				if err := p.link.Send(ctx, g); err != nil {
+					return fmt.Errorf("pair: sending the game to %s: %w", p.name, err)
+				}
+				sent = &g
 			}
-			if err := p.link.Send(ctx, g); err != nil {
-				return fmt.Errorf("pair: sending the game to %s: %w", p.name, err)
+			if err := p.compare(ctx, g); err != nil {
+				return err
 			}
-			sent = &g
 		case g, ok := <-p.link.Receive():
 			if !ok {
 				return errors.New("pair: the link to the other board closed")
@@ -141,8 +231,64 @@ func (p *Player) Run(ctx context.Context) error {
 			close(p.fresh)
 			p.fresh = make(chan struct{})
 			p.mu.Unlock()
+			ours, err := p.game(ctx)
+			if err != nil {
+				return err
+			}
+			if err := p.compare(ctx, ours); err != nil {
+				return err
+			}
+		case r := <-reach:
+			p.update(func(s *State) {
+				s.Gone = ""
+				if !r.Up {
+					s.Gone = r.Gone
+				}
+			})
 		}
 	}
+}
+
+// compare compares this board's game, ours, with the other board's last:
+// a difference found holds this board's clocks, and one gone starts them
+// again.
+func (p *Player) compare(ctx context.Context, ours Game) error {
+	p.mu.Lock()
+	theirs := p.latest
+	was := p.state.Difference
+	p.mu.Unlock()
+	var de *DifferenceError
+	if theirs != nil {
+		de = compare(ours, *theirs)
+	}
+	if de == nil && was == nil || de != nil && was != nil && de.Error() == was.Error() {
+		return nil
+	}
+	ch := make(chan time.Duration, 1)
+	err := p.r.Do(ctx, func(gm *game.Game, now time.Duration) {
+		gm.HoldClocks(now, de != nil)
+		ch <- now
+	})
+	if err != nil {
+		return fmt.Errorf("pair: holding the clocks: %w", err)
+	}
+	var now time.Duration
+	select {
+	case now = <-ch:
+	default:
+		return context.Canceled // Do returned nil without running the call
+	}
+	p.update(func(s *State) {
+		switch {
+		case de == nil:
+			s.Difference, s.Since = nil, 0
+		case s.Difference == nil:
+			s.Difference, s.Since = de, now
+		default:
+			s.Difference = de // another difference, found while they still differ
+		}
+	})
+	return nil
 }
 
 // game returns this board's game as it is sent.
@@ -219,23 +365,12 @@ type Answer = opponent.Answer
 // a difference (done, with the error), or nothing yet (the other board has
 // not moved, or sent an older game).
 func answer(q opponent.Question, ours, theirs Game) (opponent.Answer, bool) {
-	if theirs.Side != "" && theirs.Side == ours.Side {
-		return opponent.Answer{Err: &DifferenceError{ours, theirs, "both boards play " + ours.Side + ": whose move it is is in doubt"}}, true
-	}
-	if theirs.Start != ours.Start {
-		return opponent.Answer{Err: &DifferenceError{ours, theirs, "they began from different positions"}}, true
+	if de := compare(ours, theirs); de != nil {
+		return opponent.Answer{Err: de}, true
 	}
 	n := len(ours.Moves)
-	for i := 0; i < n && i < len(theirs.Moves); i++ {
-		if theirs.Moves[i] != ours.Moves[i] {
-			return opponent.Answer{Err: &DifferenceError{ours, theirs, fmt.Sprintf("move %d is %s here, %s there", i+1, ours.Moves[i], theirs.Moves[i])}}, true
-		}
-	}
-	switch {
-	case len(theirs.Moves) <= n:
+	if len(theirs.Moves) <= n {
 		return opponent.Answer{}, false // not moved there yet
-	case len(theirs.Moves) > n+1:
-		return opponent.Answer{Err: &DifferenceError{ours, theirs, "the other board is more than a move ahead: whose move it is is in doubt"}}, true
 	}
 	m, err := board.ParseUCI(theirs.Moves[n])
 	if err != nil {
@@ -250,6 +385,62 @@ func answer(q opponent.Question, ours, theirs Game) (opponent.Answer, bool) {
 		return opponent.Answer{Err: &DifferenceError{ours, theirs, fmt.Sprintf("%s is no legal move here", m)}}, true
 	}
 	return opponent.Answer{Move: m, SAN: a.SAN(m)}, true
+}
+
+// compare compares the other board's game with ours: nil while they agree
+// (the other board is at most a move ahead or behind on the same line),
+// else how they differ: they play the same side, began from different
+// positions, a move differs, the other board is more than a move ahead, or
+// its next move is none here.
+func compare(ours, theirs Game) *DifferenceError {
+	if theirs.Side != "" && theirs.Side == ours.Side {
+		return &DifferenceError{ours, theirs, "both boards play " + ours.Side + ": whose move it is is in doubt"}
+	}
+	if theirs.Start != ours.Start {
+		return &DifferenceError{ours, theirs, "they began from different positions"}
+	}
+	n := len(ours.Moves)
+	for i := 0; i < n && i < len(theirs.Moves); i++ {
+		if theirs.Moves[i] != ours.Moves[i] {
+			return &DifferenceError{ours, theirs, fmt.Sprintf("move %d is %s here, %s there", i+1, ours.Moves[i], theirs.Moves[i])}
+		}
+	}
+	switch {
+	case len(theirs.Moves) <= n:
+		return nil
+	case len(theirs.Moves) > n+1:
+		return &DifferenceError{ours, theirs, "the other board is more than a move ahead: whose move it is is in doubt"}
+	}
+	pos, err := board.ParseFEN(ours.Start)
+	if err != nil {
+		return &DifferenceError{ours, theirs, "this board's start " + err.Error()}
+	}
+	for _, u := range ours.Moves {
+		m, err := board.ParseUCI(u)
+		if err != nil {
+			return &DifferenceError{ours, theirs, err.Error()}
+		}
+		pos = pos.Apply(m)
+	}
+	m, err := board.ParseUCI(theirs.Moves[n])
+	if err != nil {
+		return &DifferenceError{ours, theirs, err.Error()}
+	}
+	if a, err := board.Analyse(pos); err != nil || !a.IsLegal(m) {
+		return &DifferenceError{ours, theirs, fmt.Sprintf("%s is no legal move here", m)}
+	}
+	return nil
+}
+
+// Move returns the move number (1 for the first) at which the games
+// differ, 0 when the difference is not a move's.
+func (e *DifferenceError) Move() int {
+	for i := 0; i < len(e.Ours.Moves) && i < len(e.Theirs.Moves); i++ {
+		if e.Ours.Moves[i] != e.Theirs.Moves[i] {
+			return i + 1
+		}
+	}
+	return 0
 }
 
 // Pipe returns two Links joined to each other in this process: what one
