@@ -468,3 +468,24 @@ func (p *pipe) Send(ctx context.Context, g Game) error {
 
 // Receive delivers what the other end sends.
 func (p *pipe) Receive() <-chan Game { return p.in }
+
+// reachBox hands a link's last Reach to its reader: a word not yet read is
+// replaced by a newer one, so the sender never waits and the reader always
+// ends on the last.
+type reachBox struct {
+	mu sync.Mutex
+	ch chan Reach
+}
+
+func newReachBox() *reachBox { return &reachBox{ch: make(chan Reach, 1)} }
+
+// tell hands r to the reader, in place of a word it has not read.
+func (b *reachBox) tell(r Reach) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	select {
+	case <-b.ch:
+	default:
+	}
+	b.ch <- r
+}
