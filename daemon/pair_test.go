@@ -1,16 +1,20 @@
 package daemon
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"net/http"
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/boardd/boardd/console"
 	"github.com/boardd/boardd/hall/broker"
 	"github.com/boardd/boardd/hall/mosquittotest"
 )
@@ -146,7 +150,7 @@ func TestPairedBoardsDifferenceSaid(t *testing.T) {
 	if m == nil {
 		t.Fatalf("no address in the log:\n%s", a.log.String())
 	}
-	runDaemon(t, Options{Config: cfg, StateDir: stateB, Listen: "127.0.0.1:0", BoardID: "b", Input: "-", Stdin: inB,
+	b := runDaemon(t, Options{Config: cfg, StateDir: stateB, Listen: "127.0.0.1:0", BoardID: "b", Input: "-", Stdin: inB,
 		PairSide: "white", Pair: "connect:" + m[1], Voice: "en"})
 	go feedA.Write(moveLines(t, "e2e4"))
 	for deadline := time.Now().Add(10 * time.Second); len(journalMoves(t, stateA)) < 1; time.Sleep(20 * time.Millisecond) {
@@ -165,9 +169,61 @@ func TestPairedBoardsDifferenceSaid(t *testing.T) {
 			t.Fatalf("the blind board said:\n%s\nwant a line %q", got, want)
 		}
 	}
+	for deadline := time.Now().Add(10 * time.Second); len(journalMoves(t, stateB)) < 1; time.Sleep(20 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("d2d4 never made on the second board")
+		}
+	}
 	if ma, mb := journalMoves(t, stateA), journalMoves(t, stateB); strings.Join(ma, " ") != "e2e4" || strings.Join(mb, " ") != "d2d4" {
 		t.Errorf("the journals: %v and %v, want e2e4 and d2d4 alone", ma, mb)
 	}
+	// The console shows the difference as the arbiter's, not as the
+	// opponent's fault.
+	var st console.State
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		st = consoleState(t, b.url+"/api/boards/b/state")
+		if st.Pair != nil && st.Pair.Differ != nil && len(st.Pair.Differ.HereMoves) == 1 || time.Now().After(deadline) {
+			break
+		}
+	}
+	if st.Pair == nil || st.Pair.Differ == nil || st.Pair.Other != m[1] || !strings.Contains(st.Pair.Differ.Why, "both boards play white") ||
+		strings.Join(st.Pair.Differ.HereMoves, " ") != "d2d4" || strings.Join(st.Pair.Differ.ThereMoves, " ") != "e2e4" || st.Pair.Differ.Since.IsZero() {
+		t.Errorf("the console's pair: %+v %+v", st.Pair, st.Pair.Differ)
+	} else if st.Opponent == nil || st.Opponent.Fault != "" {
+		t.Errorf("the difference shows as the opponent's fault: %+v", st.Opponent)
+	}
+
+	// The first board goes away: the blind board says so, and the console
+	// tells it.
+	a.stop()
+	gone := "The other board has gone away; the game waits for it."
+	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		got, _ := os.ReadFile(said)
+		if strings.Contains(string(got), gone) {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the blind board said:\n%s\nwant a line %q", got, gone)
+		}
+	}
+	if st := consoleState(t, b.url+"/api/boards/b/state"); st.Pair == nil || st.Pair.Gone != "board" || !slices.Contains(st.Notices, "The other board ("+m[1]+") has gone away; the game waits for it.") {
+		t.Errorf("the console after the other board went: %+v, notices %q", st.Pair, st.Notices)
+	}
+}
+
+// consoleState reads a board's state from its console.
+func consoleState(t *testing.T, url string) console.State {
+	t.Helper()
+	res, err := http.Get(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	var st console.State
+	if err := json.NewDecoder(res.Body).Decode(&st); err != nil {
+		t.Fatalf("%s: %v", url, err)
+	}
+	return st
 }
 
 // fakeSpeech writes, in dir, a speech program that appends each line it is
