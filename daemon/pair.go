@@ -20,25 +20,26 @@ import (
 // is played from off the board by the paired board, whose moves are shown
 // (and, with a voice, announced) for the player to carry out.
 func (d *daemon) startPair() error {
-	if d.o.Pair == "" {
-		if d.o.PairSide != "" {
-			return UsageError{fmt.Errorf("--pair-side %q without --pair: pair the board with another first", d.o.PairSide)}
+	with, side := d.pairSettings()
+	if with == "" {
+		if side != "" {
+			return UsageError{fmt.Errorf("--pair-side %q without --pair: pair the board with another first", side)}
 		}
 		return nil
 	}
 	if d.cfg.Engine.Path != "" || d.o.Lichess {
-		return UsageError{fmt.Errorf("--pair %q: the other side is the paired board's; no --engine or --lichess with it", d.o.Pair)}
+		return UsageError{fmt.Errorf("--pair %q: the other side is the paired board's; no --engine or --lichess with it", with)}
 	}
-	here, err := board.ParseColor(d.o.PairSide)
+	here, err := board.ParseColor(side)
 	if err != nil {
-		return UsageError{fmt.Errorf("--pair-side %q: the side played at this board: white or black", d.o.PairSide)}
+		return UsageError{fmt.Errorf("--pair-side %q: the side played at this board: white or black", side)}
 	}
-	mode, addr, ok := strings.Cut(d.o.Pair, ":")
+	mode, addr, ok := strings.Cut(with, ":")
 	if !ok || addr == "" || mode != "listen" && mode != "connect" && mode != "hall" {
-		return UsageError{fmt.Errorf("--pair %q: want hall:BOARD (the other board's id, through the hall's broker), listen:ADDR (wait for the other board, e.g. listen:0.0.0.0:7070) or connect:ADDR (e.g. connect:board-01.lan:7070)", d.o.Pair)}
+		return UsageError{fmt.Errorf("--pair %q: want hall:BOARD (the other board's id, through the hall's broker), listen:ADDR (wait for the other board, e.g. listen:0.0.0.0:7070) or connect:ADDR (e.g. connect:board-01.lan:7070)", with)}
 	}
 	if mode == "hall" && d.hall == nil {
-		return UsageError{fmt.Errorf("--pair %q: pairing through the hall's broker needs --hall (and --board-id)", d.o.Pair)}
+		return UsageError{fmt.Errorf("--pair %q: pairing through the hall's broker needs --hall (and --board-id)", with)}
 	}
 	ctx, cancel := context.WithCancel(d.ctx)
 	var link pair.Link
@@ -63,11 +64,11 @@ func (d *daemon) startPair() error {
 		link = pair.Dial(ctx, addr, log)
 	}
 	player := pair.NewPlayer(link, "the paired board ("+addr+")", d.runner, here)
-	side := opponent.White
+	there := opponent.White
 	if here == board.White {
-		side = opponent.Black
+		there = opponent.Black
 	}
-	m, err := opponent.New(opponent.Options{Runner: d.runner, Player: player, Side: side, TimeControl: d.opts.TimeControl, Logger: log})
+	m, err := opponent.New(opponent.Options{Runner: d.runner, Player: player, Side: there, TimeControl: d.opts.TimeControl, Logger: log})
 	if err != nil {
 		cancel()
 		return err
@@ -87,8 +88,22 @@ func (d *daemon) startPair() error {
 		<-done
 		return nil
 	})
-	log.Info("paired", "here", here.String(), "there", here.Other().String(), "link", d.o.Pair)
+	log.Info("paired", "here", here.String(), "there", here.Other().String(), "link", with)
 	return nil
+}
+
+// pairSettings returns the other board and the side played here: the
+// flags --pair and --pair-side, each where given, else the configuration's
+// [pair] with and side.
+func (d *daemon) pairSettings() (with, side string) {
+	with, side = d.o.Pair, d.o.PairSide
+	if with == "" {
+		with = d.cfg.Pair.With
+	}
+	if side == "" {
+		side = d.cfg.Pair.Side
+	}
+	return with, side
 }
 
 // pairing is this board's pairing with another, as the console and the

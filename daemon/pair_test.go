@@ -136,6 +136,33 @@ func TestPairFlagsRefused(t *testing.T) {
 	}
 }
 
+// The configuration's [pair] pairs the board without flags, and each flag
+// given wins over its key.
+func TestPairFromConfig(t *testing.T) {
+	cfg := writeFile(t, "boardd.toml", "[pair]\nwith = \"connect:127.0.0.1:9\"\nside = \"white\"\n")
+	for _, c := range []struct {
+		name       string
+		o          Options
+		with, side string
+	}{
+		{"the file alone", Options{Config: cfg}, "connect:127.0.0.1:9", "white"},
+		{"--pair-side wins", Options{Config: cfg, PairSide: "black"}, "connect:127.0.0.1:9", "black"},
+		{"--pair wins", Options{Config: cfg, Pair: "listen:127.0.0.1:0"}, "listen:127.0.0.1:0", "white"},
+		{"no file", Options{Pair: "connect:127.0.0.1:9", PairSide: "black"}, "connect:127.0.0.1:9", "black"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			c.o.StateDir = t.TempDir()
+			d, _ := testDaemon(t, c.o)
+			if err := d.configure(); err != nil {
+				t.Fatal(err)
+			}
+			if with, side := d.pairSettings(); with != c.with || side != c.side {
+				t.Errorf("paired with %q playing %q, want %q playing %q", with, side, c.with, c.side)
+			}
+		})
+	}
+}
+
 // Two boards that both play White disagree about whose move it is: the
 // blind player's board says so aloud, and neither takes the other's move.
 func TestPairedBoardsDifferenceSaid(t *testing.T) {
