@@ -64,6 +64,7 @@ func (d *daemon) startPair() error {
 		link = pair.Dial(ctx, addr, log)
 	}
 	player := pair.NewPlayer(link, "the paired board ("+addr+")", d.runner, here)
+	player.SetLogger(log)
 	there := opponent.White
 	if here == board.White {
 		there = opponent.Black

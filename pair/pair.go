@@ -23,6 +23,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"strings"
 	"sync"
 	"time"
@@ -31,6 +32,7 @@ import (
 	"github.com/boardd/boardd/game"
 	"github.com/boardd/boardd/opponent"
 	"github.com/boardd/boardd/report"
+	"github.com/boardd/boardd/trace"
 )
 
 // Game is a board's game as it sends it: the position play began from and
@@ -42,7 +44,19 @@ type Game struct {
 	// "black"; "" when unsaid): two boards playing the same side disagree
 	// about whose move it is.
 	Side string
+	// End is how the game ended on the board that sent it, where it ends
+	// the game on the other board too: EndWhiteResigns, EndBlackResigns,
+	// EndDrawAgreed; "" while it goes on (or ended on the board itself,
+	// as a mate does on both).
+	End string
 }
+
+// How a game ended on one board that ends it on the other (Game.End).
+const (
+	EndWhiteResigns = "white-resigns"
+	EndBlackResigns = "black-resigns"
+	EndDrawAgreed   = "draw-agreed"
+)
 
 // Link carries games between two boards. Send must not block for long;
 // Receive delivers the other board's games in the order sent.
@@ -87,7 +101,11 @@ type Player struct {
 	r    *game.Runner
 	poke chan struct{} // this board's game has a new move to send
 
+	log *slog.Logger // nil: silent (SetLogger)
+
 	mu       sync.Mutex
+	end      string        // how this board's game ended (Game.End)
+	ending   string        // the end an arbiter line applied now would make
 	latest   *Game         // the other board's last game received
 	fresh    chan struct{} // closed and replaced when a game arrives
 	state    State
@@ -136,15 +154,93 @@ type Reacher interface {
 func NewPlayer(link Link, name string, r *game.Runner, here board.Color) *Player {
 	p := &Player{link: link, name: name, here: here, r: r, poke: make(chan struct{}, 1), fresh: make(chan struct{}),
 		state: State{Other: name}, watchers: map[int]func(){}}
+	r.OnInput(p.input)
 	r.OnReport(func(rep report.Report) {
-		if rep.Type == report.Move {
-			select {
-			case p.poke <- struct{}{}:
-			default:
+		switch rep.Type {
+		case report.Result:
+			// A resignation or a draw agreed goes to the other board.
+			p.mu.Lock()
+			end := p.ending
+			p.end, p.ending = end, ""
+			p.mu.Unlock()
+			if end == "" {
+				return
 			}
+		case report.Move:
+		default:
+			return
+		}
+		select {
+		case p.poke <- struct{}{}:
+		default:
 		}
 	})
 	return p
+}
+
+// input notes, on the runner's goroutine before the game applies it, an
+// arbiter line that may end the game (a resignation, a draw agreed: the
+// result report that follows says it did) or begin a new one.
+func (p *Player) input(l trace.Line) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.ending = ""
+	if l.Kind != trace.Arbiter {
+		return
+	}
+	switch l.Action {
+	case game.ActionResign:
+		if l.Value == trace.SideWhite {
+			p.ending = EndWhiteResigns
+		} else if l.Value == trace.SideBlack {
+			p.ending = EndBlackResigns
+		}
+	case game.ActionAgreeDraw:
+		p.ending = EndDrawAgreed
+	case trace.ActionNewGame, trace.ActionAnnul:
+		p.end = ""
+	}
+}
+
+// finish ends this board's game as the other board's ended (end: a
+// resignation or a draw agreed there), unless it is over already.
+func (p *Player) finish(ctx context.Context, end string) error {
+	l := trace.Line{Kind: trace.Arbiter, Side: trace.SideArbiter}
+	switch end {
+	case EndWhiteResigns:
+		l.Action, l.Value = game.ActionResign, trace.SideWhite
+	case EndBlackResigns:
+		l.Action, l.Value = game.ActionResign, trace.SideBlack
+	case EndDrawAgreed:
+		l.Action = game.ActionAgreeDraw
+	default:
+		return nil // an end this board does not know: the arbiter's to rule
+	}
+	err := p.r.SubmitIf(ctx, l, func(g *game.Game) error {
+		if g.Snapshot().Result != nil {
+			return errOver
+		}
+		return nil
+	})
+	if err != nil && !errors.Is(err, errOver) {
+		return fmt.Errorf("pair: ending the game as the other board did (%s): %w", end, err)
+	}
+	return nil
+}
+
+// errOver refuses to end a game that is over already.
+var errOver = errors.New("the game is over already")
+
+// SetLogger has the player log what it cannot do (the other board's
+// resignation refused here) to log; call it before Run.
+func (p *Player) SetLogger(log *slog.Logger) { p.log = log }
+
+// logger returns the player's logger, a silent one if none was set.
+func (p *Player) logger() *slog.Logger {
+	if p.log == nil {
+		return slog.New(slog.DiscardHandler)
+	}
+	return p.log
 }
 
 // Name names the other board.
@@ -238,6 +334,14 @@ func (p *Player) Run(ctx context.Context) error {
 			if err := p.compare(ctx, ours); err != nil {
 				return err
 			}
+			if g.End != "" && ours.End == "" && compare(ours, g) == nil {
+				if err := p.finish(ctx, g.End); err != nil {
+					if ctx.Err() != nil {
+						return ctx.Err()
+					}
+					p.logger().Warn("pair: the other board's game ended; this one goes on", "end", g.End, "err", err)
+				}
+			}
 		case r := <-reach:
 			p.update(func(s *State) {
 				s.Gone = ""
@@ -301,6 +405,9 @@ func (p *Player) game(ctx context.Context) (Game, error) {
 		start, moves := gm.Line()
 		g := gameOf(start, moves)
 		g.Side = p.here.String()
+		p.mu.Lock()
+		g.End = p.end
+		p.mu.Unlock()
 		ch <- g
 	})
 	if err != nil {
@@ -325,7 +432,7 @@ func gameOf(start board.Position, moves []board.Move) Game {
 
 // sameGame reports whether a and b are one game.
 func sameGame(a, b Game) bool {
-	return a.Start == b.Start && a.Side == b.Side && strings.Join(a.Moves, " ") == strings.Join(b.Moves, " ")
+	return a.Start == b.Start && a.Side == b.Side && a.End == b.End && strings.Join(a.Moves, " ") == strings.Join(b.Moves, " ")
 }
 
 // Move answers with the other board's next move, once it has been made

@@ -38,6 +38,7 @@ type onWire struct {
 	Start string   `json:"start"`
 	Moves []string `json:"moves"`
 	Side  string   `json:"side,omitempty"`
+	End   string   `json:"end,omitempty"`
 }
 
 func newTCP(log *slog.Logger) *TCP {
