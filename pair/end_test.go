@@ -12,9 +12,9 @@ import (
 	"github.com/boardd/boardd/trace"
 )
 
-// A resignation or a draw agreed on one paired board ends the game on the
-// other too (the end goes in the game sent), whichever board it was made
-// on; a game over on both boards is not ended twice.
+// A resignation, a draw agreed or a result the arbiter declared on one
+// paired board ends the game on the other too (the end goes in the game
+// sent), whichever board it was made on.
 func TestEndGoesToTheOtherBoard(t *testing.T) {
 	for _, c := range []struct {
 		name   string
@@ -27,6 +27,7 @@ func TestEndGoesToTheOtherBoard(t *testing.T) {
 		{"Black resigns at his board", 1, trace.Line{Kind: trace.Arbiter, Action: game.ActionResign, Value: "black", Side: trace.SideArbiter}, "1-0", "black resigns"},
 		{"a draw agreed on White's board", 0, trace.Line{Kind: trace.Arbiter, Action: game.ActionAgreeDraw, Side: trace.SideArbiter}, "1/2-1/2", "draw agreed"},
 		{"a draw agreed on Black's board", 1, trace.Line{Kind: trace.Arbiter, Action: game.ActionAgreeDraw, Side: trace.SideArbiter}, "1/2-1/2", "draw agreed"},
+		{"a draw declared by the arbiter on Black's board", 1, trace.Line{Kind: trace.Arbiter, Action: trace.ActionResult, Value: "1/2-1/2", Side: trace.SideArbiter}, "1/2-1/2", "declared by the arbiter"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)

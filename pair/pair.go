@@ -46,8 +46,9 @@ type Game struct {
 	Side string
 	// End is how the game ended on the board that sent it, where it ends
 	// the game on the other board too: EndWhiteResigns, EndBlackResigns,
-	// EndDrawAgreed; "" while it goes on (or ended on the board itself,
-	// as a mate does on both).
+	// EndDrawAgreed, or a result the arbiter declared (EndDeclared and the
+	// result: "declared:1/2-1/2"); "" while it goes on (or ended on the
+	// board itself, as a mate does on both).
 	End string
 }
 
@@ -56,6 +57,7 @@ const (
 	EndWhiteResigns = "white-resigns"
 	EndBlackResigns = "black-resigns"
 	EndDrawAgreed   = "draw-agreed"
+	EndDeclared     = "declared:"
 )
 
 // Link carries games between two boards. Send must not block for long;
@@ -197,6 +199,8 @@ func (p *Player) input(l trace.Line) {
 		}
 	case game.ActionAgreeDraw:
 		p.ending = EndDrawAgreed
+	case trace.ActionResult:
+		p.ending = EndDeclared + l.Value
 	case trace.ActionNewGame, trace.ActionAnnul:
 		p.end = ""
 	}
@@ -214,7 +218,11 @@ func (p *Player) finish(ctx context.Context, end string) error {
 	case EndDrawAgreed:
 		l.Action = game.ActionAgreeDraw
 	default:
-		return nil // an end this board does not know: the arbiter's to rule
+		result, ok := strings.CutPrefix(end, EndDeclared)
+		if !ok {
+			return nil // an end this board does not know: the arbiter's to rule
+		}
+		l.Action, l.Value = trace.ActionResult, result
 	}
 	err := p.r.SubmitIf(ctx, l, func(g *game.Game) error {
 		if g.Snapshot().Result != nil {
