@@ -11,8 +11,13 @@
 // The two games must agree move for move: a game from the other board that
 // does not extend this board's by exactly one move of the other side (the
 // boards differ, D.2.7, or disagree about whose move it is) is refused with
-// a *DifferenceError naming both, the match shows it as a fault and asks
-// again, and play goes on once the boards agree.
+// a *DifferenceError naming both, the match asks again, and play goes on
+// once the boards agree. Meanwhile the Player holds this board's clocks
+// (fide2023:D.2.7: the other board finds the same difference and holds its
+// own), and its State names the difference for the arbiter; a link that is
+// a Reacher says when the other board (or the broker) went away and came
+// back. A resignation, a draw agreed or a result the arbiter declared on
+// one board goes with its game and ends the other's too.
 //
 // The package knows games, not transports: a Link carries them (Pipe joins
 // two boards in one process; a broker's topics or a direct connection are
