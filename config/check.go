@@ -226,6 +226,37 @@ func checkVoiceLanguage(s string) string {
 	return `"off", "en" (English) or "de" (German)`
 }
 
+// checkPairWith accepts "" (not paired), hall:BOARD, listen:ADDR and
+// connect:ADDR.
+func checkPairWith(s string) string {
+	const want = `"hall:BOARD" (the other board's id, through the hall's broker), "listen:ADDR" (wait for the other board, e.g. "listen:0.0.0.0:7070"), "connect:ADDR" (e.g. "connect:board-01.lan:7070") or "" for none`
+	if s == "" {
+		return ""
+	}
+	mode, addr, _ := strings.Cut(s, ":")
+	switch mode {
+	case "hall":
+		if addr == "" || checkBoardID(addr) != "" {
+			return want
+		}
+	case "listen", "connect":
+		if _, _, err := net.SplitHostPort(addr); err != nil {
+			return want
+		}
+	default:
+		return want
+	}
+	return ""
+}
+
+func checkPairSide(s string) string {
+	switch s {
+	case "", "white", "black":
+		return ""
+	}
+	return `"white" or "black": the side played at this board`
+}
+
 func checkVoiceConvention(s string) string {
 	switch s {
 	case VoicePlain, VoiceAppendixD:
@@ -335,6 +366,8 @@ func (c *Config) Check() error {
 		{"voice.language", c.Voice.Language, checkVoiceLanguage},
 		{"voice.convention", c.Voice.Convention, checkVoiceConvention},
 		{"visually_impaired", c.VisuallyImpaired, checkVisuallyImpaired},
+		{"pair.with", c.Pair.With, checkPairWith},
+		{"pair.side", c.Pair.Side, checkPairSide},
 	} {
 		if want := f.check(f.v); want != "" {
 			fail(f.key, f.v, want)
@@ -354,6 +387,15 @@ func (c *Config) Check() error {
 		if want := checkLichessName(name); want != "" {
 			fail(fmt.Sprintf("lichess.accept[%d]", i), name, want)
 		}
+	}
+	if c.Pair.With != "" && c.Pair.Side == "" && !c.unread["pair.side"] {
+		fail("pair.side", c.Pair.Side, `"white" or "black" with pair.with: the side played at this board`)
+	}
+	if c.Pair.With == "" && c.Pair.Side != "" && !c.unread["pair.with"] {
+		fail("pair.with", c.Pair.With, "the other board, with pair.side: hall:BOARD, listen:ADDR or connect:ADDR")
+	}
+	if strings.HasPrefix(c.Pair.With, "hall:") && c.Hall == "" && !c.unread["hall"] {
+		fail("pair.with", c.Pair.With, `"listen:ADDR" or "connect:ADDR" without hall: pairing through the hall's broker needs hall`)
 	}
 	if c.Lichess.Seek == "" {
 		if c.Lichess.Color != "" {

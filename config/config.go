@@ -75,6 +75,7 @@ type Config struct {
 	Engine       Engine
 	Lichess      Lichess
 	Voice        Voice
+	Pair         Pair
 
 	// unread holds the keys whose values in the file would not do (each
 	// kept its default), by name without an index ("sensor.matrix.rows"):
@@ -151,6 +152,17 @@ type Voice struct {
 	// Args are further arguments to it, e.g. ["-a", "150"] (loudness) or
 	// ["-s", "140"] (words a minute).
 	Args []string
+}
+
+// Pair pairs the board with another for one game ([pair], docs/voice.md:
+// FIDE's Appendix D play, a sighted player's board and a visually disabled
+// player's); an empty With: not paired.
+type Pair struct {
+	// With is the other board: "hall:BOARD" (its id, through the hall's
+	// broker), "listen:ADDR" (wait for it on ADDR) or "connect:ADDR".
+	With string
+	// Side is the side played at this board: "white" or "black".
+	Side string
 }
 
 // The voice's settings (Voice.Language, Voice.Convention).

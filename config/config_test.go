@@ -202,6 +202,21 @@ wiring = "serial:/dev/ttyACM0"`, func(t *testing.T, c *Config) {
 				t.Errorf("wirings %q %q", c.Sensor.Wiring, c.LED.Wiring)
 			}
 		}},
+		{"a paired board", `hall = "mqtts://broker.club.lan"
+[pair]
+with = "hall:board-02"
+side = "black"`, func(t *testing.T, c *Config) {
+			if c.Pair != (Pair{With: "hall:board-02", Side: "black"}) {
+				t.Errorf("pair %+v", c.Pair)
+			}
+		}},
+		{"a paired board over a direct link", `[pair]
+with = "listen:0.0.0.0:7070"
+side = "white"`, func(t *testing.T, c *Config) {
+			if c.Pair != (Pair{With: "listen:0.0.0.0:7070", Side: "white"}) {
+				t.Errorf("pair %+v", c.Pair)
+			}
+		}},
 		{"a 74hc165 and a MAX7219 share SPI0 on their own chip selects", `[sensor]
 wiring = "hc165"
 [led]
@@ -235,7 +250,7 @@ func restOfBoard(from int) string {
 }
 
 // topKeys are the keys of the file's top level.
-const topKeys = `the keys here are black, board, board_id, buttons, clock_display, emulate, engine, hall, hands, laws, led, lichess, listen, log_level, sensor, state_dir, time_control, tls_cert, tls_key, tournament, visually_impaired, voice, white`
+const topKeys = `the keys here are black, board, board_id, buttons, clock_display, emulate, engine, hall, hands, laws, led, lichess, listen, log_level, pair, sensor, state_dir, time_control, tls_cert, tls_key, tournament, visually_impaired, voice, white`
 
 func TestParseInvalid(t *testing.T) {
 	cases := []struct {
@@ -250,7 +265,7 @@ func TestParseInvalid(t *testing.T) {
 wiring = "hc165"
 rat = 100`, []string{`sensor.rat = 100: expected no such key: the keys here are adc, along, debounce, fault_after, first, hc165, matrix, mcp23017, rate, retries, serpentine, squares, wiring`}},
 		{"unknown table", `[leds]
-wiring = "ws2812"`, []string{`leds = {wiring}: expected no such key: the keys here are black, board, board_id, buttons, clock_display, emulate, engine, hall, hands, laws, led, lichess, listen, log_level, sensor, state_dir, time_control, tls_cert, tls_key, tournament, visually_impaired, voice, white`}},
+wiring = "ws2812"`, []string{`leds = {wiring}: expected no such key: the keys here are black, board, board_id, buttons, clock_display, emulate, engine, hall, hands, laws, led, lichess, listen, log_level, pair, sensor, state_dir, time_control, tls_cert, tls_key, tournament, visually_impaired, voice, white`}},
 		{"engine side", `[engine]
 side = "both"`, []string{`engine.side = "both": expected white, black or random`}},
 		{"visually impaired side", `visually_impaired = "both"`, []string{`visually_impaired = "both": expected "white" or "black" (the side whose player is visually impaired), or "" for neither`}},
@@ -274,6 +289,22 @@ book = "book.bin"`, []string{`engine.book = "book.bin": expected an absolute fil
 seek = "fifteen"`, []string{`lichess.seek = "fifteen": expected a clock "MINUTES+SECONDS" such as "15+10" (minutes up to 180, seconds up to 180), or "" for no seek`}},
 		{"lichess blitz seek", `[lichess]
 seek = "3+2"`, []string{`lichess.seek = "3+2": expected a clock "MINUTES+SECONDS" such as "15+10" (minutes up to 180, seconds up to 180) for a rapid or classical game, as the Board API seeks no others: minutes + 40 × seconds must come to 8 or more, or "" for no seek`}},
+		{"pair with", `[pair]
+with = "shout:board-02"
+side = "white"`, []string{`pair.with = "shout:board-02": expected "hall:BOARD" (the other board's id, through the hall's broker), "listen:ADDR" (wait for the other board, e.g. "listen:0.0.0.0:7070"), "connect:ADDR" (e.g. "connect:board-01.lan:7070") or "" for none`}},
+		{"pair with an address without a port", `[pair]
+with = "connect:board-01.lan"
+side = "white"`, []string{`pair.with = "connect:board-01.lan": expected "hall:BOARD" (the other board's id, through the hall's broker), "listen:ADDR" (wait for the other board, e.g. "listen:0.0.0.0:7070"), "connect:ADDR" (e.g. "connect:board-01.lan:7070") or "" for none`}},
+		{"pair side", `[pair]
+with = "connect:board-01.lan:7070"
+side = "green"`, []string{`pair.side = "green": expected "white" or "black": the side played at this board`}},
+		{"pair without a side", `[pair]
+with = "connect:board-01.lan:7070"`, []string{`pair.side = "": expected "white" or "black" with pair.with: the side played at this board`}},
+		{"pair side without a board", `[pair]
+side = "white"`, []string{`pair.with = "": expected the other board, with pair.side: hall:BOARD, listen:ADDR or connect:ADDR`}},
+		{"pair through the hall without a hall", `[pair]
+with = "hall:board-02"
+side = "white"`, []string{`pair.with = "hall:board-02": expected "listen:ADDR" or "connect:ADDR" without hall: pairing through the hall's broker needs hall`}},
 		{"lichess color", `[lichess]
 seek = "15+10"
 color = "green"`, []string{`lichess.color = "green": expected white, black or random (the side the seek asks for)`}},

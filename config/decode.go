@@ -467,6 +467,11 @@ func (d *decoder) top(doc map[string]any, c *Config) {
 		"args":       d.list(&vo.Args, 0, 20, "arguments to the speech program", nil),
 	}
 
+	pair := map[string]field{
+		"with": d.str(&c.Pair.With, checkPairWith),
+		"side": d.str(&c.Pair.Side, checkPairSide),
+	}
+
 	hands := map[string]field{
 		"settle":       d.duration(&c.Hands.Settle, 100*time.Millisecond, 2*time.Second, "how long a move must stand still before it is made"),
 		"quick_settle": d.duration(&c.Hands.QuickSettle, 0, 2*time.Second, "how soon a move standing still is shown as pending (0s: not before it is made)"),
@@ -496,6 +501,7 @@ func (d *decoder) top(doc map[string]any, c *Config) {
 		"engine":            d.sub(engine),
 		"lichess":           d.sub(lichess),
 		"voice":             d.sub(voice),
+		"pair":              d.sub(pair),
 	})
 }
 

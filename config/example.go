@@ -356,6 +356,20 @@ program = %q
 # (slower).
 args = [%s]
 `, vo.Language, vo.Convention, vo.Program, quoteList(vo.Args))
+	pa := d.Pair
+	w(`
+[pair]
+# Two boards, one game (docs/voice.md, FIDE's Appendix D: a sighted
+# player's board and a visually disabled player's). The other board:
+# "hall:BOARD" (its board id, through the hall's broker: needs hall),
+# "listen:ADDR" (wait for it, e.g. "listen:0.0.0.0:7070") or "connect:ADDR"
+# (e.g. "connect:board-01.lan:7070"); "" pairs with none. The flag --pair
+# overrides it.
+with = %q
+# The side played at this board, "white" or "black" (the other board plays
+# the other); --pair-side overrides it.
+side = %q
+`, pa.With, pa.Side)
 	return b.String(), nil
 }
 

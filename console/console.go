@@ -20,6 +20,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"regexp"
+	"time"
 
 	"github.com/boardd/boardd/report"
 	"github.com/boardd/boardd/trace"
@@ -138,6 +139,47 @@ type State struct {
 	// who it is, what it is doing and what it thinks; absent when none
 	// plays.
 	Opponent *Opponent `json:"opponent,omitempty"`
+	// Pair is the board's pairing with another board for one game
+	// (Appendix D play, docs/voice.md): the other board, whether it can
+	// be heard, and a difference between the two boards' games for the
+	// arbiter to put right; absent on a board not paired.
+	Pair *Pair `json:"pair,omitempty"`
+}
+
+// Pair is a board's pairing with another board, as the page shows it
+// (docs/api.md).
+type Pair struct {
+	// Other names the other board (its board id, or its address on a
+	// direct link).
+	Other string `json:"other"`
+	// Gone says what is out of reach while the other board cannot be
+	// heard: "board" (it has gone away) or "broker" (the hall's broker);
+	// absent while it can.
+	Gone string `json:"gone,omitempty"`
+	// Differ is how the two boards' games differ (fide2023:D.2.7): both
+	// boards' clocks stand until the arbiter has put them right; absent
+	// while they agree.
+	Differ *Difference `json:"differ,omitempty"`
+}
+
+// Difference is how two paired boards' games differ.
+type Difference struct {
+	// Move is the first move (ply, 1 for White's first) at which the
+	// games differ, with this board's move there (Here) and the other's
+	// (There); 0 and absent when the difference is not a move's (they
+	// play the same side, began from other positions, the other board is
+	// more than a move ahead).
+	Move  int    `json:"move"`
+	Here  string `json:"here,omitempty"`
+	There string `json:"there,omitempty"`
+	// Why says how they differ, in words.
+	Why string `json:"why"`
+	// HereMoves and ThereMoves are both games' moves (UCI).
+	HereMoves  []string `json:"here_moves"`
+	ThereMoves []string `json:"there_moves"`
+	// Since is when the difference was found (absent when the board's
+	// clock has no wall-clock epoch).
+	Since time.Time `json:"since,omitzero"`
 }
 
 // Opponent is what plays a side from off the board, as the page shows it

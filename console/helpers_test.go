@@ -52,6 +52,8 @@ type rigOptions struct {
 	timeControl string
 	// tags are the game's PGN tags.
 	tags map[string]string
+	// pair is the board's pairing with another (LocalOptions.Pair).
+	pair func() *Pair
 }
 
 func newRig(t testing.TB, o rigOptions) *rig {
@@ -82,7 +84,7 @@ func newRig(t testing.TB, o rigOptions) *rig {
 	if o.opponentFor != nil {
 		o.opponent = o.opponentFor(t, runner)
 	}
-	local, err := NewLocal(runner, LocalOptions{ID: "test", Simulated: !o.hardware, Poll: 50 * time.Millisecond, Opponent: o.opponent, Faults: o.faults})
+	local, err := NewLocal(runner, LocalOptions{ID: "test", Simulated: !o.hardware, Poll: 50 * time.Millisecond, Opponent: o.opponent, Faults: o.faults, Pair: o.pair})
 	if err != nil {
 		t.Fatal(err)
 	}

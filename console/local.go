@@ -53,6 +53,10 @@ type LocalOptions struct {
 	// know ("voice": the speech program fails); it is called from any
 	// goroutine, and the page sees a change within a poll.
 	Faults func() []string
+	// Pair, if set, returns the board's pairing with another board (nil
+	// for none); it is called from any goroutine, and the page sees a
+	// change within a poll.
+	Pair func() *Pair
 	// Voice is how the board's lines are worded for the page's speech
 	// (the say events); the zero value is plain English.
 	Voice voice.Words
@@ -289,6 +293,7 @@ type fingerprint struct {
 	pending bool
 	result  bool
 	faults  string // LocalOptions.Faults, joined
+	pair    string // LocalOptions.Pair, in JSON
 }
 
 func (l *Local) poll() {
@@ -321,6 +326,11 @@ func (l *Local) poll() {
 		}
 		if l.opts.Faults != nil {
 			fp.faults = strings.Join(l.opts.Faults(), ",")
+		}
+		if l.opts.Pair != nil {
+			if b, err := json.Marshal(l.opts.Pair()); err == nil {
+				fp.pair = string(b)
+			}
 		}
 		if fp != last {
 			last = fp
@@ -488,6 +498,12 @@ func (l *Local) snapshot(p *game.Game, now time.Duration) State {
 	if l.opts.Notices != nil {
 		st.Notices = l.opts.Notices()
 	}
+	if l.opts.Pair != nil {
+		st.Pair = l.opts.Pair()
+		if n := pairNotice(st.Pair); n != "" {
+			st.Notices = append(st.Notices, n)
+		}
+	}
 	if l.opts.Opponent != nil {
 		st.Opponent = l.opts.Opponent.Opponent()
 	}
@@ -599,4 +615,18 @@ func remoteOf(snap *game.Snapshot, pos *lazyAnalysis) *Remote {
 		r.Hint = announce(snap.Hint)
 	}
 	return r
+}
+
+// pairNotice says in words what is out of reach of a paired board; "" when
+// nothing is.
+func pairNotice(p *Pair) string {
+	switch {
+	case p == nil:
+		return ""
+	case p.Gone == "board":
+		return "The other board (" + p.Other + ") has gone away; the game waits for it."
+	case p.Gone == "broker":
+		return "The hall's broker is out of reach; the game waits for it."
+	}
+	return ""
 }

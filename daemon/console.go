@@ -64,7 +64,8 @@ func (d *daemon) startConsole() error {
 		lo.Opponent = d.online.console()
 	}
 	if d.paired != nil {
-		lo.Opponent = console.MatchSource(d.paired, false)
+		lo.Opponent = pairedOpponent{console.MatchSource(d.paired, false)}
+		lo.Pair = d.pairing.console
 	}
 	local, err := console.NewLocal(d.runner, lo)
 	if err != nil {

@@ -127,6 +127,7 @@ type daemon struct {
 	apps     *emulation                   // the board apps drive, nil for none (emulate.go)
 	voice    *speech                      // the voice, nil when silent (voice.go)
 	paired   *opponent.Match              // the match against the paired board, nil for none (pair.go)
+	pairing  *pairing                     // the paired board itself, nil for none (pair.go)
 
 	// lichessOptions, when set (by tests), adjusts the lichess client's
 	// options before it is made: its clock and wait, its backoff.

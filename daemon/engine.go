@@ -147,7 +147,7 @@ type engine struct {
 func (d *daemon) startEngine() error {
 	e := d.cfg.Engine
 	if e.Path == "" {
-		if d.o.Lichess || d.o.Pair != "" {
+		if with, _ := d.pairSettings(); d.o.Lichess || with != "" {
 			return nil // the side played from off the board is lichess's (online.go) or the paired board's (pair.go)
 		}
 		return d.noEngine()

@@ -5,10 +5,14 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/boardd/boardd/board"
+	"github.com/boardd/boardd/console"
+	"github.com/boardd/boardd/journal"
 	"github.com/boardd/boardd/opponent"
 	"github.com/boardd/boardd/pair"
+	"github.com/boardd/boardd/timing"
 )
 
 // startPair pairs this board with another for one game (--pair,
@@ -16,25 +20,26 @@ import (
 // is played from off the board by the paired board, whose moves are shown
 // (and, with a voice, announced) for the player to carry out.
 func (d *daemon) startPair() error {
-	if d.o.Pair == "" {
-		if d.o.PairSide != "" {
-			return UsageError{fmt.Errorf("--pair-side %q without --pair: pair the board with another first", d.o.PairSide)}
+	with, side := d.pairSettings()
+	if with == "" {
+		if side != "" {
+			return UsageError{fmt.Errorf("--pair-side %q without --pair: pair the board with another first", side)}
 		}
 		return nil
 	}
 	if d.cfg.Engine.Path != "" || d.o.Lichess {
-		return UsageError{fmt.Errorf("--pair %q: the other side is the paired board's; no --engine or --lichess with it", d.o.Pair)}
+		return UsageError{fmt.Errorf("--pair %q: the other side is the paired board's; no --engine or --lichess with it", with)}
 	}
-	here, err := board.ParseColor(d.o.PairSide)
+	here, err := board.ParseColor(side)
 	if err != nil {
-		return UsageError{fmt.Errorf("--pair-side %q: the side played at this board: white or black", d.o.PairSide)}
+		return UsageError{fmt.Errorf("--pair-side %q: the side played at this board: white or black", side)}
 	}
-	mode, addr, ok := strings.Cut(d.o.Pair, ":")
+	mode, addr, ok := strings.Cut(with, ":")
 	if !ok || addr == "" || mode != "listen" && mode != "connect" && mode != "hall" {
-		return UsageError{fmt.Errorf("--pair %q: want hall:BOARD (the other board's id, through the hall's broker), listen:ADDR (wait for the other board, e.g. listen:0.0.0.0:7070) or connect:ADDR (e.g. connect:board-01.lan:7070)", d.o.Pair)}
+		return UsageError{fmt.Errorf("--pair %q: want hall:BOARD (the other board's id, through the hall's broker), listen:ADDR (wait for the other board, e.g. listen:0.0.0.0:7070) or connect:ADDR (e.g. connect:board-01.lan:7070)", with)}
 	}
 	if mode == "hall" && d.hall == nil {
-		return UsageError{fmt.Errorf("--pair %q: pairing through the hall's broker needs --hall (and --board-id)", d.o.Pair)}
+		return UsageError{fmt.Errorf("--pair %q: pairing through the hall's broker needs --hall (and --board-id)", with)}
 	}
 	ctx, cancel := context.WithCancel(d.ctx)
 	var link pair.Link
@@ -59,32 +64,20 @@ func (d *daemon) startPair() error {
 		link = pair.Dial(ctx, addr, log)
 	}
 	player := pair.NewPlayer(link, "the paired board ("+addr+")", d.runner, here)
-	side := opponent.White
+	player.SetLogger(log)
+	there := opponent.White
 	if here == board.White {
-		side = opponent.Black
+		there = opponent.Black
 	}
-	m, err := opponent.New(opponent.Options{Runner: d.runner, Player: player, Side: side, TimeControl: d.opts.TimeControl, Logger: log})
+	m, err := opponent.New(opponent.Options{Runner: d.runner, Player: player, Side: there, TimeControl: d.opts.TimeControl, Logger: log})
 	if err != nil {
 		cancel()
 		return err
 	}
 	d.paired = m
+	d.pairing = &pairing{player: player, other: addr, clock: d.runner.Clock()}
 	if d.voice != nil {
-		// A difference between the boards is said aloud (D.2.7), once
-		// each time it appears. Watchers may be told from several
-		// goroutines.
-		var mu sync.Mutex
-		last := ""
-		stop := m.Watch(func() {
-			f := m.State().Fault
-			mu.Lock()
-			seen := f == last
-			last = f
-			mu.Unlock()
-			if why, ok := pair.Differs(f); ok && !seen {
-				d.voice.say(d.voice.words.BoardsDiffer(why))
-			}
-		})
+		stop := player.Watch(d.pairing.sayChanges(d.voice))
 		d.onClose(func() error { stop(); return nil })
 	}
 	done := make(chan struct{}, 2)
@@ -96,6 +89,108 @@ func (d *daemon) startPair() error {
 		<-done
 		return nil
 	})
-	log.Info("paired", "here", here.String(), "there", here.Other().String(), "link", d.o.Pair)
+	log.Info("paired", "here", here.String(), "there", here.Other().String(), "link", with)
 	return nil
+}
+
+// pairSettings returns the other board and the side played here: the
+// flags --pair and --pair-side, each where given, else the configuration's
+// [pair] with and side.
+func (d *daemon) pairSettings() (with, side string) {
+	with, side = d.o.Pair, d.o.PairSide
+	if with == "" {
+		with = d.cfg.Pair.With
+	}
+	if side == "" {
+		side = d.cfg.Pair.Side
+	}
+	return with, side
+}
+
+// pairing is this board's pairing with another, as the console and the
+// voice tell it.
+type pairing struct {
+	player *pair.Player
+	other  string       // the other board: its id, or its address
+	clock  timing.Clock // the runner's, to date a difference
+}
+
+// console returns the pairing as the console shows it.
+func (p *pairing) console() *console.Pair {
+	st := p.player.State()
+	c := &console.Pair{Other: p.other, Gone: st.Gone}
+	if de := st.Difference; de != nil {
+		df := &console.Difference{Move: de.Move(), Why: de.Why,
+			HereMoves: append([]string{}, de.Ours.Moves...), ThereMoves: append([]string{}, de.Theirs.Moves...)}
+		if n := df.Move; n > 0 {
+			df.Here, df.There = de.Ours.Moves[n-1], de.Theirs.Moves[n-1]
+		}
+		if at, ok := wallAt(p.clock, st.Since); ok {
+			df.Since = at.UTC().Truncate(time.Second)
+		}
+		c.Differ = df
+	}
+	return c
+}
+
+// wallAt returns the wall-clock time of the game's time t on clock c, when
+// c knows its epoch (real time, carried on from a journal or not).
+func wallAt(c timing.Clock, t time.Duration) (time.Time, bool) {
+	type epoch interface{ Epoch() time.Time }
+	switch c := c.(type) {
+	case journal.Clock:
+		if e, ok := c.Base.(epoch); ok {
+			return e.Epoch().Add(t - c.Offset), true
+		}
+	case epoch:
+		return c.Epoch().Add(t), true
+	}
+	return time.Time{}, false
+}
+
+// sayChanges returns a watcher of the pairing that says aloud what
+// changed: a difference between the boards (D.2.7), once each time it
+// appears, and the other board or the broker gone away and back. Watchers
+// may be told from several goroutines.
+func (p *pairing) sayChanges(v *speech) func() {
+	var mu sync.Mutex
+	var last pair.State
+	return func() {
+		st := p.player.State()
+		mu.Lock()
+		before := last
+		last = st
+		mu.Unlock()
+		w := v.words
+		if de := st.Difference; de != nil && (before.Difference == nil || before.Difference.Why != de.Why) {
+			v.say(w.BoardsDiffer(de.Why))
+		}
+		if st.Gone == before.Gone {
+			return
+		}
+		switch {
+		case st.Gone == pair.GoneBoard:
+			v.say(w.OtherBoardGone())
+		case st.Gone == pair.GoneBroker:
+			v.say(w.BrokerGone())
+		case before.Gone == pair.GoneBoard:
+			v.say(w.OtherBoardBack())
+		case before.Gone == pair.GoneBroker:
+			v.say(w.BrokerBack())
+		}
+	}
+}
+
+// pairedOpponent is the paired board's match as the console's opponent
+// panel shows it: a difference between the boards is the arbiter's notice
+// (State.Pair), not the opponent's fault.
+type pairedOpponent struct{ console.OpponentSource }
+
+// Opponent returns the panel's state without a difference as its fault.
+func (p pairedOpponent) Opponent() *console.Opponent {
+	o := p.OpponentSource.Opponent()
+	if _, ok := pair.Differs(o.Fault); ok {
+		o.Fault = ""
+	}
+	return o
 }

@@ -1,16 +1,20 @@
 package daemon
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"net/http"
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/boardd/boardd/console"
 	"github.com/boardd/boardd/hall/broker"
 	"github.com/boardd/boardd/hall/mosquittotest"
 )
@@ -132,6 +136,33 @@ func TestPairFlagsRefused(t *testing.T) {
 	}
 }
 
+// The configuration's [pair] pairs the board without flags, and each flag
+// given wins over its key.
+func TestPairFromConfig(t *testing.T) {
+	cfg := writeFile(t, "boardd.toml", "[pair]\nwith = \"connect:127.0.0.1:9\"\nside = \"white\"\n")
+	for _, c := range []struct {
+		name       string
+		o          Options
+		with, side string
+	}{
+		{"the file alone", Options{Config: cfg}, "connect:127.0.0.1:9", "white"},
+		{"--pair-side wins", Options{Config: cfg, PairSide: "black"}, "connect:127.0.0.1:9", "black"},
+		{"--pair wins", Options{Config: cfg, Pair: "listen:127.0.0.1:0"}, "listen:127.0.0.1:0", "white"},
+		{"no file", Options{Pair: "connect:127.0.0.1:9", PairSide: "black"}, "connect:127.0.0.1:9", "black"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			c.o.StateDir = t.TempDir()
+			d, _ := testDaemon(t, c.o)
+			if err := d.configure(); err != nil {
+				t.Fatal(err)
+			}
+			if with, side := d.pairSettings(); with != c.with || side != c.side {
+				t.Errorf("paired with %q playing %q, want %q playing %q", with, side, c.with, c.side)
+			}
+		})
+	}
+}
+
 // Two boards that both play White disagree about whose move it is: the
 // blind player's board says so aloud, and neither takes the other's move.
 func TestPairedBoardsDifferenceSaid(t *testing.T) {
@@ -146,7 +177,7 @@ func TestPairedBoardsDifferenceSaid(t *testing.T) {
 	if m == nil {
 		t.Fatalf("no address in the log:\n%s", a.log.String())
 	}
-	runDaemon(t, Options{Config: cfg, StateDir: stateB, Listen: "127.0.0.1:0", BoardID: "b", Input: "-", Stdin: inB,
+	b := runDaemon(t, Options{Config: cfg, StateDir: stateB, Listen: "127.0.0.1:0", BoardID: "b", Input: "-", Stdin: inB,
 		PairSide: "white", Pair: "connect:" + m[1], Voice: "en"})
 	go feedA.Write(moveLines(t, "e2e4"))
 	for deadline := time.Now().Add(10 * time.Second); len(journalMoves(t, stateA)) < 1; time.Sleep(20 * time.Millisecond) {
@@ -165,9 +196,61 @@ func TestPairedBoardsDifferenceSaid(t *testing.T) {
 			t.Fatalf("the blind board said:\n%s\nwant a line %q", got, want)
 		}
 	}
+	for deadline := time.Now().Add(10 * time.Second); len(journalMoves(t, stateB)) < 1; time.Sleep(20 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("d2d4 never made on the second board")
+		}
+	}
 	if ma, mb := journalMoves(t, stateA), journalMoves(t, stateB); strings.Join(ma, " ") != "e2e4" || strings.Join(mb, " ") != "d2d4" {
 		t.Errorf("the journals: %v and %v, want e2e4 and d2d4 alone", ma, mb)
 	}
+	// The console shows the difference as the arbiter's, not as the
+	// opponent's fault.
+	var st console.State
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		st = consoleState(t, b.url+"/api/boards/b/state")
+		if st.Pair != nil && st.Pair.Differ != nil && len(st.Pair.Differ.HereMoves) == 1 || time.Now().After(deadline) {
+			break
+		}
+	}
+	if st.Pair == nil || st.Pair.Differ == nil || st.Pair.Other != m[1] || !strings.Contains(st.Pair.Differ.Why, "both boards play white") ||
+		strings.Join(st.Pair.Differ.HereMoves, " ") != "d2d4" || strings.Join(st.Pair.Differ.ThereMoves, " ") != "e2e4" || st.Pair.Differ.Since.IsZero() {
+		t.Errorf("the console's pair: %+v %+v", st.Pair, st.Pair.Differ)
+	} else if st.Opponent == nil || st.Opponent.Fault != "" {
+		t.Errorf("the difference shows as the opponent's fault: %+v", st.Opponent)
+	}
+
+	// The first board goes away: the blind board says so, and the console
+	// tells it.
+	a.stop()
+	gone := "The other board has gone away; the game waits for it."
+	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		got, _ := os.ReadFile(said)
+		if strings.Contains(string(got), gone) {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the blind board said:\n%s\nwant a line %q", got, gone)
+		}
+	}
+	if st := consoleState(t, b.url+"/api/boards/b/state"); st.Pair == nil || st.Pair.Gone != "board" || !slices.Contains(st.Notices, "The other board ("+m[1]+") has gone away; the game waits for it.") {
+		t.Errorf("the console after the other board went: %+v, notices %q", st.Pair, st.Notices)
+	}
+}
+
+// consoleState reads a board's state from its console.
+func consoleState(t *testing.T, url string) console.State {
+	t.Helper()
+	res, err := http.Get(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	var st console.State
+	if err := json.NewDecoder(res.Body).Decode(&st); err != nil {
+		t.Fatalf("%s: %v", url, err)
+	}
+	return st
 }
 
 // fakeSpeech writes, in dir, a speech program that appends each line it is

@@ -125,6 +125,7 @@ type Game struct {
 	deadline time.Duration
 	fault    bool
 	unsaved  bool // the journal cannot be written (SetJournalFault)
+	held     bool // HoldClocks stopped a running clock
 	begun    bool
 
 	hint *board.Move // a move suggested to the player, until a move is made
@@ -652,6 +653,31 @@ func (g *Game) TakeBack(t time.Duration, plies int, by board.Color) error {
 	g.rec.SetExpectation(t, g.arb.Expectation())
 	g.settle(t)
 	return err
+}
+
+// HoldClocks stops both clocks at t (hold true) while the game cannot go
+// on for a cause beside the board: two paired boards whose games differ
+// (fide2023:D.2.7), where no one's time may run until the arbiter has put
+// the boards right. HoldClocks(t, false) starts the clock of the side to
+// move again. Only clocks that were running are stopped, and only those
+// HoldClocks stopped are started again; a call that changes nothing is
+// harmless, so a caller may say the same twice.
+func (g *Game) HoldClocks(t time.Duration, hold bool) {
+	g.Advance(t)
+	if g.tk == nil {
+		return
+	}
+	switch {
+	case hold && !g.held:
+		g.held = g.tk.Hold(t)
+	case !hold && g.held:
+		g.held = false
+		g.tk.Resume(t, g.arb.Position().Turn)
+	default:
+		return
+	}
+	g.version++
+	g.settle(t)
 }
 
 // Line returns the position play last went on from (the start, or the

@@ -26,9 +26,12 @@ type MQTT struct {
 	log    *slog.Logger
 	self   string
 	client *broker.Client
+	reach  *reachBox
 
-	mu     sync.Mutex
-	latest []byte // this board's last game, encoded; published on each connection
+	mu        sync.Mutex
+	latest    []byte // this board's last game, encoded; published on each connection
+	brokerUp  bool   // connected to the broker
+	boardGone bool   // the other board's health says it is offline (its will)
 }
 
 // DialMQTT connects to the broker cfg names as board self (the user name
@@ -43,8 +46,9 @@ func DialMQTT(ctx context.Context, cfg *broker.Config, self, other string, log *
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	m := &MQTT{in: make(chan Game, 16), log: log, self: self}
+	m := &MQTT{in: make(chan Game, 16), log: log, self: self, reach: newReachBox()}
 	theirs := wire.Topic(other, TopicKind)
+	health := wire.Topic(other, wire.KindHealth)
 	c, err := broker.Connect(ctx, broker.ClientOptions{
 		Config: cfg, ClientID: self + "-pair", Logger: log,
 		OnUp: func(c *broker.Client) {
@@ -52,16 +56,42 @@ func DialMQTT(ctx context.Context, cfg *broker.Config, self, other string, log *
 				if _, err := c.Subscribe(ctx, theirs); err != nil && ctx.Err() == nil {
 					m.log.Warn("pair: cannot follow the other board's game", "topic", theirs, "err", err)
 				}
+				if _, err := c.Subscribe(ctx, health); err != nil && ctx.Err() == nil {
+					m.log.Warn("pair: cannot follow the other board's health; its going away goes unnoticed", "topic", health, "err", err)
+				}
 				m.mu.Lock()
 				latest := m.latest
+				m.brokerUp = true
 				m.mu.Unlock()
+				m.tell()
 				if latest != nil {
 					m.publish(ctx, latest)
 				}
 			}()
 		},
-		OnDown: func() { m.log.Warn("pair: the broker is out of reach; the game waits for it") },
+		OnDown: func() {
+			m.log.Warn("pair: the broker is out of reach; the game waits for it")
+			m.mu.Lock()
+			m.brokerUp = false
+			m.mu.Unlock()
+			m.tell()
+		},
 		OnMessage: func(topic string, payload []byte, _ bool) {
+			if topic == health {
+				var h wire.Health
+				if err := json.Unmarshal(payload, &h); err != nil {
+					m.log.Warn("pair: the other board's health is garbage", "topic", topic, "err", err)
+					return
+				}
+				m.mu.Lock()
+				m.boardGone = !h.Online
+				m.mu.Unlock()
+				if !h.Online {
+					m.log.Warn("pair: the other board went away; the game waits for it", "board", other)
+				}
+				m.tell()
+				return
+			}
 			if topic != theirs {
 				return
 			}
@@ -107,3 +137,22 @@ func (m *MQTT) Send(ctx context.Context, g Game) error {
 
 // Receive delivers the other board's games.
 func (m *MQTT) Receive() <-chan Game { return m.in }
+
+// Reach tells when the broker is out of reach (GoneBroker), when the other
+// board has gone away (GoneBoard: the broker published its will), and when
+// both are back.
+func (m *MQTT) Reach() <-chan Reach { return m.reach.ch }
+
+// tell hands the link's reach as it stands to Reach's reader.
+func (m *MQTT) tell() {
+	m.mu.Lock()
+	r := Reach{Up: m.brokerUp && !m.boardGone}
+	switch {
+	case !m.brokerUp:
+		r.Gone = GoneBroker
+	case m.boardGone:
+		r.Gone = GoneBoard
+	}
+	m.mu.Unlock()
+	m.reach.tell(r)
+}

@@ -2,6 +2,7 @@ package pair
 
 import (
 	"context"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"testing"
@@ -10,11 +11,18 @@ import (
 	"github.com/boardd/boardd/board"
 	"github.com/boardd/boardd/hall/broker"
 	"github.com/boardd/boardd/hall/mosquittotest"
+	"github.com/boardd/boardd/hall/wire"
 )
 
 // brokerFor starts a real Mosquitto with the shipped ACL and two boards'
 // passwords, and returns a function giving each board's broker settings.
 func brokerFor(t *testing.T) func(user string) *broker.Config {
+	cfg, _ := brokerAndConfigs(t)
+	return cfg
+}
+
+// brokerAndConfigs is brokerFor, with the broker.
+func brokerAndConfigs(t *testing.T) (func(user string) *broker.Config, *mosquittotest.Broker) {
 	t.Helper()
 	if _, err := mosquittotest.Path(); err != nil {
 		t.Skipf("mosquitto is not installed (apt-get install mosquitto): %v", err)
@@ -36,7 +44,7 @@ func brokerFor(t *testing.T) func(user string) *broker.Config {
 			t.Fatal(err)
 		}
 		return cfg
-	}
+	}, b
 }
 
 // Two boards paired through a real Mosquitto with the shipped ACL: each
@@ -91,5 +99,52 @@ func TestDialMQTTRefuses(t *testing.T) {
 	}
 	if _, err := DialMQTT(ctx, &broker.Config{}, "b1", "no/such", nil); err == nil {
 		t.Error("a board id with a slash")
+	}
+}
+
+// What the broker link says of its reach, through a real Mosquitto with
+// the shipped ACL: up once connected; the other board gone when the broker
+// publishes its will (its health offline) and back with its health; the
+// broker out of reach while it is down, and back after its restart.
+func TestMQTTReach(t *testing.T) {
+	cfg, mq := brokerAndConfigs(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	b1, err := DialMQTT(ctx, cfg("b1"), "b1", "b2", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	waitReach(t, ctx, b1, Reach{Up: true})
+	// b2's health, as its hall client publishes it; its will (online
+	// false, published by the broker when b2 vanishes) is published here
+	// as the broker would.
+	h2, err := broker.Connect(ctx, broker.ClientOptions{Config: cfg("b2"), ClientID: "b2"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := h2.AwaitConnection(ctx); err != nil {
+		t.Fatal(err)
+	}
+	health := func(online bool) func() error {
+		return func() error {
+			b, _ := json.Marshal(wire.Health{V: 1, Board: "b2", Online: online})
+			return h2.Publish(ctx, wire.Topic("b2", wire.KindHealth), b, true)
+		}
+	}
+	for _, c := range []struct {
+		name string
+		do   func() error
+		want Reach
+	}{
+		{"the other board says it is up", health(true), Reach{Up: true}},
+		{"the other board's will", health(false), Reach{Gone: GoneBoard}},
+		{"the other board back", health(true), Reach{Up: true}},
+		{"the broker down", mq.Stop, Reach{Gone: GoneBroker}},
+		{"the broker back", mq.Restart, Reach{Up: true}},
+	} {
+		if err := c.do(); err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		waitReach(t, ctx, b1, c.want)
 	}
 }

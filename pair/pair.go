@@ -11,8 +11,13 @@
 // The two games must agree move for move: a game from the other board that
 // does not extend this board's by exactly one move of the other side (the
 // boards differ, D.2.7, or disagree about whose move it is) is refused with
-// a *DifferenceError naming both, the match shows it as a fault and asks
-// again, and play goes on once the boards agree.
+// a *DifferenceError naming both, the match asks again, and play goes on
+// once the boards agree. Meanwhile the Player holds this board's clocks
+// (fide2023:D.2.7: the other board finds the same difference and holds its
+// own), and its State names the difference for the arbiter; a link that is
+// a Reacher says when the other board (or the broker) went away and came
+// back. A resignation, a draw agreed or a result the arbiter declared on
+// one board goes with its game and ends the other's too.
 //
 // The package knows games, not transports: a Link carries them (Pipe joins
 // two boards in one process; a broker's topics or a direct connection are
@@ -23,6 +28,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"strings"
 	"sync"
 	"time"
@@ -31,6 +37,7 @@ import (
 	"github.com/boardd/boardd/game"
 	"github.com/boardd/boardd/opponent"
 	"github.com/boardd/boardd/report"
+	"github.com/boardd/boardd/trace"
 )
 
 // Game is a board's game as it sends it: the position play began from and
@@ -42,7 +49,21 @@ type Game struct {
 	// "black"; "" when unsaid): two boards playing the same side disagree
 	// about whose move it is.
 	Side string
+	// End is how the game ended on the board that sent it, where it ends
+	// the game on the other board too: EndWhiteResigns, EndBlackResigns,
+	// EndDrawAgreed, or a result the arbiter declared (EndDeclared and the
+	// result: "declared:1/2-1/2"); "" while it goes on (or ended on the
+	// board itself, as a mate does on both).
+	End string
 }
+
+// How a game ended on one board that ends it on the other (Game.End).
+const (
+	EndWhiteResigns = "white-resigns"
+	EndBlackResigns = "black-resigns"
+	EndDrawAgreed   = "draw-agreed"
+	EndDeclared     = "declared:"
+)
 
 // Link carries games between two boards. Send must not block for long;
 // Receive delivers the other board's games in the order sent.
@@ -87,9 +108,50 @@ type Player struct {
 	r    *game.Runner
 	poke chan struct{} // this board's game has a new move to send
 
-	mu     sync.Mutex
-	latest *Game         // the other board's last game received
-	fresh  chan struct{} // closed and replaced when a game arrives
+	log *slog.Logger // nil: silent (SetLogger)
+
+	mu       sync.Mutex
+	end      string        // how this board's game ended (Game.End)
+	ending   string        // the end an arbiter line applied now would make
+	latest   *Game         // the other board's last game received
+	fresh    chan struct{} // closed and replaced when a game arrives
+	state    State
+	watchers map[int]func()
+	nextID   int
+}
+
+// State is the pairing as it stands, for the console and the voice.
+type State struct {
+	// Other names the other board.
+	Other string
+	// Gone says what is out of reach while the other board cannot be
+	// heard (GoneBoard, GoneBroker); "" while it can, or before the link
+	// was ever up.
+	Gone string
+	// Difference is how the boards' games differ (D.2.7), nil while they
+	// agree; Since is when it was found, on the game's clock. While they
+	// differ this board's clocks stand.
+	Difference *DifferenceError
+	Since      time.Duration
+}
+
+// Reach is whether the other board can be heard over a link.
+type Reach struct {
+	Up bool
+	// Gone says, while down, what is out of reach: GoneBoard or GoneBroker.
+	Gone string
+}
+
+// What a link may find out of reach (State.Gone, Reach.Gone).
+const (
+	GoneBoard  = "board"  // the other board has gone away
+	GoneBroker = "broker" // the hall's broker is out of reach
+)
+
+// Reacher is a Link that tells when the other board can be heard and when
+// not; the last word counts (a reader may miss one in between).
+type Reacher interface {
+	Reach() <-chan Reach
 }
 
 // NewPlayer returns the other board, reached over link, named name (for
@@ -97,25 +159,160 @@ type Player struct {
 // where side here is played. Run must run for the boards to hear each
 // other.
 func NewPlayer(link Link, name string, r *game.Runner, here board.Color) *Player {
-	p := &Player{link: link, name: name, here: here, r: r, poke: make(chan struct{}, 1), fresh: make(chan struct{})}
+	p := &Player{link: link, name: name, here: here, r: r, poke: make(chan struct{}, 1), fresh: make(chan struct{}),
+		state: State{Other: name}, watchers: map[int]func(){}}
+	r.OnInput(p.input)
 	r.OnReport(func(rep report.Report) {
-		if rep.Type == report.Move {
-			select {
-			case p.poke <- struct{}{}:
-			default:
+		switch rep.Type {
+		case report.Result:
+			// A resignation or a draw agreed goes to the other board.
+			p.mu.Lock()
+			end := p.ending
+			p.end, p.ending = end, ""
+			p.mu.Unlock()
+			if end == "" {
+				return
 			}
+		case report.Move:
+		default:
+			return
+		}
+		select {
+		case p.poke <- struct{}{}:
+		default:
 		}
 	})
 	return p
 }
 
+// input notes, on the runner's goroutine before the game applies it, an
+// arbiter line that may end the game (a resignation, a draw agreed: the
+// result report that follows says it did) or begin a new one.
+func (p *Player) input(l trace.Line) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.ending = ""
+	if l.Kind != trace.Arbiter {
+		return
+	}
+	switch l.Action {
+	case game.ActionResign:
+		if l.Value == trace.SideWhite {
+			p.ending = EndWhiteResigns
+		} else if l.Value == trace.SideBlack {
+			p.ending = EndBlackResigns
+		}
+	case game.ActionAgreeDraw:
+		p.ending = EndDrawAgreed
+	case trace.ActionResult:
+		p.ending = EndDeclared + l.Value
+	case trace.ActionNewGame, trace.ActionAnnul:
+		p.end = ""
+	}
+}
+
+// finish ends this board's game as the other board's ended (end: a
+// resignation or a draw agreed there), unless it is over already.
+func (p *Player) finish(ctx context.Context, end string) error {
+	l := trace.Line{Kind: trace.Arbiter, Side: trace.SideArbiter}
+	switch end {
+	case EndWhiteResigns:
+		l.Action, l.Value = game.ActionResign, trace.SideWhite
+	case EndBlackResigns:
+		l.Action, l.Value = game.ActionResign, trace.SideBlack
+	case EndDrawAgreed:
+		l.Action = game.ActionAgreeDraw
+	default:
+		result, ok := strings.CutPrefix(end, EndDeclared)
+		if !ok {
+			return nil // an end this board does not know: the arbiter's to rule
+		}
+		l.Action, l.Value = trace.ActionResult, result
+	}
+	err := p.r.SubmitIf(ctx, l, func(g *game.Game) error {
+		if g.Snapshot().Result != nil {
+			return errOver
+		}
+		return nil
+	})
+	if err != nil && !errors.Is(err, errOver) {
+		return fmt.Errorf("pair: ending the game as the other board did (%s): %w", end, err)
+	}
+	return nil
+}
+
+// errOver refuses to end a game that is over already.
+var errOver = errors.New("the game is over already")
+
+// SetLogger has the player log what it cannot do (the other board's
+// resignation refused here) to log; call it before Run.
+func (p *Player) SetLogger(log *slog.Logger) { p.log = log }
+
+// logger returns the player's logger, a silent one if none was set.
+func (p *Player) logger() *slog.Logger {
+	if p.log == nil {
+		return slog.New(slog.DiscardHandler)
+	}
+	return p.log
+}
+
 // Name names the other board.
 func (p *Player) Name() string { return p.name }
 
+// State returns the pairing as it stands.
+func (p *Player) State() State {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.state
+}
+
+// Watch registers fn, told (on any goroutine) whenever the state changes;
+// stop unregisters it.
+func (p *Player) Watch(fn func()) (stop func()) {
+	p.mu.Lock()
+	id := p.nextID
+	p.nextID++
+	p.watchers[id] = fn
+	p.mu.Unlock()
+	return func() {
+		p.mu.Lock()
+		delete(p.watchers, id)
+		p.mu.Unlock()
+	}
+}
+
+// update changes the state under the lock and tells the watchers if it
+// changed.
+func (p *Player) update(fn func(s *State)) {
+	p.mu.Lock()
+	before := p.state
+	fn(&p.state)
+	changed := before.Gone != p.state.Gone || before.Since != p.state.Since ||
+		(before.Difference == nil) != (p.state.Difference == nil) ||
+		before.Difference != nil && before.Difference.Error() != p.state.Difference.Error()
+	var fns []func()
+	if changed {
+		for _, w := range p.watchers {
+			fns = append(fns, w)
+		}
+	}
+	p.mu.Unlock()
+	for _, fn := range fns {
+		fn()
+	}
+}
+
 // Run sends this board's game to the other board after each move made
-// here, and takes the other board's games, until ctx ends.
+// here, and takes the other board's games, until ctx ends. Whenever either
+// changes it compares the two: while they differ this board's clocks
+// stand (fide2023:D.2.7), and they run again, for the side to move, once
+// the boards agree.
 func (p *Player) Run(ctx context.Context) error {
 	var sent *Game
+	var reach <-chan Reach
+	if rr, ok := p.link.(Reacher); ok {
+		reach = rr.Reach()
+	}
 	for {
 		select {
 		case <-ctx.Done():
@@ -125,13 +322,15 @@ func (p *Player) Run(ctx context.Context) error {
 			if err != nil {
 				return err
 			}
-			if sent != nil && sameGame(*sent, g) {
-				continue
+			if sent == nil || !sameGame(*sent, g) {
+				if err := p.link.Send(ctx, g); err != nil {
+					return fmt.Errorf("pair: sending the game to %s: %w", p.name, err)
+				}
+				sent = &g
 			}
-			if err := p.link.Send(ctx, g); err != nil {
-				return fmt.Errorf("pair: sending the game to %s: %w", p.name, err)
+			if err := p.compare(ctx, g); err != nil {
+				return err
 			}
-			sent = &g
 		case g, ok := <-p.link.Receive():
 			if !ok {
 				return errors.New("pair: the link to the other board closed")
@@ -141,8 +340,72 @@ func (p *Player) Run(ctx context.Context) error {
 			close(p.fresh)
 			p.fresh = make(chan struct{})
 			p.mu.Unlock()
+			ours, err := p.game(ctx)
+			if err != nil {
+				return err
+			}
+			if err := p.compare(ctx, ours); err != nil {
+				return err
+			}
+			if g.End != "" && ours.End == "" && compare(ours, g) == nil {
+				if err := p.finish(ctx, g.End); err != nil {
+					if ctx.Err() != nil {
+						return ctx.Err()
+					}
+					p.logger().Warn("pair: the other board's game ended; this one goes on", "end", g.End, "err", err)
+				}
+			}
+		case r := <-reach:
+			p.update(func(s *State) {
+				s.Gone = ""
+				if !r.Up {
+					s.Gone = r.Gone
+				}
+			})
 		}
 	}
+}
+
+// compare compares this board's game, ours, with the other board's last:
+// a difference found holds this board's clocks, and one gone starts them
+// again.
+func (p *Player) compare(ctx context.Context, ours Game) error {
+	p.mu.Lock()
+	theirs := p.latest
+	was := p.state.Difference
+	p.mu.Unlock()
+	var de *DifferenceError
+	if theirs != nil {
+		de = compare(ours, *theirs)
+	}
+	if de == nil && was == nil || de != nil && was != nil && de.Error() == was.Error() {
+		return nil
+	}
+	ch := make(chan time.Duration, 1)
+	err := p.r.Do(ctx, func(gm *game.Game, now time.Duration) {
+		gm.HoldClocks(now, de != nil)
+		ch <- now
+	})
+	if err != nil {
+		return fmt.Errorf("pair: holding the clocks: %w", err)
+	}
+	var now time.Duration
+	select {
+	case now = <-ch:
+	default:
+		return context.Canceled // Do returned nil without running the call
+	}
+	p.update(func(s *State) {
+		switch {
+		case de == nil:
+			s.Difference, s.Since = nil, 0
+		case s.Difference == nil:
+			s.Difference, s.Since = de, now
+		default:
+			s.Difference = de // another difference, found while they still differ
+		}
+	})
+	return nil
 }
 
 // game returns this board's game as it is sent.
@@ -155,6 +418,9 @@ func (p *Player) game(ctx context.Context) (Game, error) {
 		start, moves := gm.Line()
 		g := gameOf(start, moves)
 		g.Side = p.here.String()
+		p.mu.Lock()
+		g.End = p.end
+		p.mu.Unlock()
 		ch <- g
 	})
 	if err != nil {
@@ -179,7 +445,7 @@ func gameOf(start board.Position, moves []board.Move) Game {
 
 // sameGame reports whether a and b are one game.
 func sameGame(a, b Game) bool {
-	return a.Start == b.Start && a.Side == b.Side && strings.Join(a.Moves, " ") == strings.Join(b.Moves, " ")
+	return a.Start == b.Start && a.Side == b.Side && a.End == b.End && strings.Join(a.Moves, " ") == strings.Join(b.Moves, " ")
 }
 
 // Move answers with the other board's next move, once it has been made
@@ -219,23 +485,12 @@ type Answer = opponent.Answer
 // a difference (done, with the error), or nothing yet (the other board has
 // not moved, or sent an older game).
 func answer(q opponent.Question, ours, theirs Game) (opponent.Answer, bool) {
-	if theirs.Side != "" && theirs.Side == ours.Side {
-		return opponent.Answer{Err: &DifferenceError{ours, theirs, "both boards play " + ours.Side + ": whose move it is is in doubt"}}, true
-	}
-	if theirs.Start != ours.Start {
-		return opponent.Answer{Err: &DifferenceError{ours, theirs, "they began from different positions"}}, true
+	if de := compare(ours, theirs); de != nil {
+		return opponent.Answer{Err: de}, true
 	}
 	n := len(ours.Moves)
-	for i := 0; i < n && i < len(theirs.Moves); i++ {
-		if theirs.Moves[i] != ours.Moves[i] {
-			return opponent.Answer{Err: &DifferenceError{ours, theirs, fmt.Sprintf("move %d is %s here, %s there", i+1, ours.Moves[i], theirs.Moves[i])}}, true
-		}
-	}
-	switch {
-	case len(theirs.Moves) <= n:
+	if len(theirs.Moves) <= n {
 		return opponent.Answer{}, false // not moved there yet
-	case len(theirs.Moves) > n+1:
-		return opponent.Answer{Err: &DifferenceError{ours, theirs, "the other board is more than a move ahead: whose move it is is in doubt"}}, true
 	}
 	m, err := board.ParseUCI(theirs.Moves[n])
 	if err != nil {
@@ -250,6 +505,62 @@ func answer(q opponent.Question, ours, theirs Game) (opponent.Answer, bool) {
 		return opponent.Answer{Err: &DifferenceError{ours, theirs, fmt.Sprintf("%s is no legal move here", m)}}, true
 	}
 	return opponent.Answer{Move: m, SAN: a.SAN(m)}, true
+}
+
+// compare compares the other board's game with ours: nil while they agree
+// (the other board is at most a move ahead or behind on the same line),
+// else how they differ: they play the same side, began from different
+// positions, a move differs, the other board is more than a move ahead, or
+// its next move is none here.
+func compare(ours, theirs Game) *DifferenceError {
+	if theirs.Side != "" && theirs.Side == ours.Side {
+		return &DifferenceError{ours, theirs, "both boards play " + ours.Side + ": whose move it is is in doubt"}
+	}
+	if theirs.Start != ours.Start {
+		return &DifferenceError{ours, theirs, "they began from different positions"}
+	}
+	n := len(ours.Moves)
+	for i := 0; i < n && i < len(theirs.Moves); i++ {
+		if theirs.Moves[i] != ours.Moves[i] {
+			return &DifferenceError{ours, theirs, fmt.Sprintf("move %d is %s here, %s there", i+1, ours.Moves[i], theirs.Moves[i])}
+		}
+	}
+	switch {
+	case len(theirs.Moves) <= n:
+		return nil
+	case len(theirs.Moves) > n+1:
+		return &DifferenceError{ours, theirs, "the other board is more than a move ahead: whose move it is is in doubt"}
+	}
+	pos, err := board.ParseFEN(ours.Start)
+	if err != nil {
+		return &DifferenceError{ours, theirs, "this board's start " + err.Error()}
+	}
+	for _, u := range ours.Moves {
+		m, err := board.ParseUCI(u)
+		if err != nil {
+			return &DifferenceError{ours, theirs, err.Error()}
+		}
+		pos = pos.Apply(m)
+	}
+	m, err := board.ParseUCI(theirs.Moves[n])
+	if err != nil {
+		return &DifferenceError{ours, theirs, err.Error()}
+	}
+	if a, err := board.Analyse(pos); err != nil || !a.IsLegal(m) {
+		return &DifferenceError{ours, theirs, fmt.Sprintf("%s is no legal move here", m)}
+	}
+	return nil
+}
+
+// Move returns the move number (1 for the first) at which the games
+// differ, 0 when the difference is not a move's.
+func (e *DifferenceError) Move() int {
+	for i := 0; i < len(e.Ours.Moves) && i < len(e.Theirs.Moves); i++ {
+		if e.Ours.Moves[i] != e.Theirs.Moves[i] {
+			return i + 1
+		}
+	}
+	return 0
 }
 
 // Pipe returns two Links joined to each other in this process: what one
@@ -277,3 +588,24 @@ func (p *pipe) Send(ctx context.Context, g Game) error {
 
 // Receive delivers what the other end sends.
 func (p *pipe) Receive() <-chan Game { return p.in }
+
+// reachBox hands a link's last Reach to its reader: a word not yet read is
+// replaced by a newer one, so the sender never waits and the reader always
+// ends on the last.
+type reachBox struct {
+	mu sync.Mutex
+	ch chan Reach
+}
+
+func newReachBox() *reachBox { return &reachBox{ch: make(chan Reach, 1)} }
+
+// tell hands r to the reader, in place of a word it has not read.
+func (b *reachBox) tell(r Reach) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	select {
+	case <-b.ch:
+	default:
+	}
+	b.ch <- r
+}

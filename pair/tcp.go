@@ -23,8 +23,9 @@ const maxLine = 64 << 10
 // sent again on every new connection, so a board that went away and came
 // back hears where the game stands.
 type TCP struct {
-	in  chan Game
-	log *slog.Logger
+	in    chan Game
+	log   *slog.Logger
+	reach *reachBox
 
 	mu     sync.Mutex
 	conn   net.Conn
@@ -37,13 +38,14 @@ type onWire struct {
 	Start string   `json:"start"`
 	Moves []string `json:"moves"`
 	Side  string   `json:"side,omitempty"`
+	End   string   `json:"end,omitempty"`
 }
 
 func newTCP(log *slog.Logger) *TCP {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	return &TCP{in: make(chan Game, 16), log: log}
+	return &TCP{in: make(chan Game, 16), log: log, reach: newReachBox()}
 }
 
 // Listen returns a link that waits on addr ("0.0.0.0:7070") for the other
@@ -119,9 +121,10 @@ func (t *TCP) serve(ctx context.Context, c net.Conn) {
 	t.conn = c
 	latest := t.latest
 	t.mu.Unlock()
+	t.reach.tell(Reach{Up: true})
 	if latest != nil {
 		if err := t.write(c, *latest); err != nil {
-			t.drop(c)
+			t.lost(c)
 			return
 		}
 	}
@@ -140,20 +143,32 @@ func (t *TCP) serve(ctx context.Context, c net.Conn) {
 			return
 		}
 	}
-	t.drop(c)
+	t.lost(c)
 }
 
-// drop closes c (the current connection, or any when nil) and forgets it.
-func (t *TCP) drop(c net.Conn) {
+// lost drops c, and says the other board has gone away if c was the
+// link's connection (not one a newer connection replaced).
+func (t *TCP) lost(c net.Conn) {
+	if t.drop(c) {
+		t.reach.tell(Reach{Gone: GoneBoard})
+	}
+}
+
+// drop closes c (the current connection, or any when nil) and forgets it;
+// it reports whether it was the link's connection.
+func (t *TCP) drop(c net.Conn) bool {
 	t.mu.Lock()
 	defer t.mu.Unlock()
+	current := false
 	if t.conn != nil && (c == nil || t.conn == c) {
 		t.conn.Close()
 		t.conn = nil
+		current = true
 	}
 	if c != nil {
 		c.Close()
 	}
+	return current
 }
 
 // write sends g on c, bounded by a write deadline.
@@ -185,10 +200,14 @@ func (t *TCP) Send(ctx context.Context, g Game) error {
 	}
 	if err := t.write(c, g); err != nil {
 		t.log.Warn("pair: the other board went away; the game goes to it when it is back", "err", err)
-		t.drop(c)
+		t.lost(c)
 	}
 	return nil
 }
 
 // Receive delivers the other board's games.
 func (t *TCP) Receive() <-chan Game { return t.in }
+
+// Reach tells when the other board connects and when its connection is
+// lost (GoneBoard).
+func (t *TCP) Reach() <-chan Reach { return t.reach.ch }

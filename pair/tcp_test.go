@@ -49,6 +49,8 @@ func TestTCPLink(t *testing.T) {
 	if got := receive(t, ctx, d); !sameGame(got, g2) {
 		t.Fatalf("the dialler got %+v, want %+v", got, g2)
 	}
+	waitReach(t, ctx, l, Reach{Up: true})
+	waitReach(t, ctx, d, Reach{Up: true})
 
 	// The dialling board goes away; the listener's next game waits for a
 	// board to connect again.
@@ -66,6 +68,7 @@ func TestTCPLink(t *testing.T) {
 		}
 		time.Sleep(5 * time.Millisecond)
 	}
+	waitReach(t, ctx, l, Reach{Gone: GoneBoard})
 	if err := l.Send(ctx, g3); err != nil {
 		t.Fatal(err)
 	}
@@ -73,6 +76,7 @@ func TestTCPLink(t *testing.T) {
 	if got := receive(t, ctx, d2); !sameGame(got, g3) {
 		t.Fatalf("the board back got %+v, want %+v", got, g3)
 	}
+	waitReach(t, ctx, l, Reach{Up: true})
 
 	// Garbage from a stranger: its connection is dropped; the link
 	// goes on with the next connection.
@@ -91,5 +95,22 @@ func TestTCPLink(t *testing.T) {
 	}
 	if got := receive(t, ctx, l); !sameGame(got, g2) {
 		t.Fatalf("the listener got %+v, want %+v", got, g2)
+	}
+}
+
+// waitReach reads what a link says of its reach until it says want.
+func waitReach(t *testing.T, ctx context.Context, l Reacher, want Reach) {
+	t.Helper()
+	var last Reach
+	for {
+		select {
+		case r := <-l.Reach():
+			if r == want {
+				return
+			}
+			last = r
+		case <-ctx.Done():
+			t.Fatalf("the link said %+v last, want %+v", last, want)
+		}
 	}
 }

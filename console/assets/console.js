@@ -485,6 +485,19 @@
     return [f.length ? `Fault: ${and(f)}.` : '', notes].filter((x) => x).join(' ');
   }
 
+  // pairText tells the arbiter how two paired boards' games differ
+  // (fide2023:D.2.7): his to put right; both boards' clocks stand meanwhile.
+  function pairText(st) {
+    const d = st.pair && st.pair.differ;
+    if (!d) return '';
+    const on = st.pair.other;
+    const what = d.move
+      ? `The boards differ at move ${d.move}: ${d.here || 'nothing'} here, ${d.there || 'nothing'} on ${on}.`
+      : `The boards differ: ${d.why} (this board and ${on}).`;
+    const since = d.since ? ` Since ${new Date(d.since).toLocaleTimeString()}; the clocks stand.` : ' The clocks stand.';
+    return `${what} Arbiter: put the boards right.${since}`;
+  }
+
   function noteText(r) {
     switch (r.type) {
       case 'irregularity': {
@@ -855,6 +868,9 @@
     const fault = el('fault');
     fault.textContent = faultText(st);
     fault.hidden = fault.textContent === '';
+    const pn = el('pair-notice');
+    pn.textContent = pairText(st);
+    pn.hidden = pn.textContent === '';
     drawHand();
     const setup = setupMoves(st);
     el('setup').hidden = !setup;

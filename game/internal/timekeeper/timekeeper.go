@@ -89,8 +89,10 @@ func (tk *Timekeeper) Irregularity(t time.Duration, chooser report.Party) report
 }
 
 // Hold stops both clocks at t: a draw claim waits for the move it rests on
-// (fide2023:9.5.1). The move made, or a Resume, starts a clock again.
-func (tk *Timekeeper) Hold(t time.Duration) { tk.clock.Hold(t) }
+// (fide2023:9.5.1), or two paired boards differ (fide2023:D.2.7). The move
+// made, or a Resume, starts a clock again. It reports whether a clock was
+// running.
+func (tk *Timekeeper) Hold(t time.Duration) bool { return tk.clock.Hold(t) }
 
 // Resume takes the end of a ruling at t: toMove (the side to move in the
 // game's position afterwards) has the move, and his clock runs. A ruling
