@@ -458,6 +458,12 @@ func (op *onlinePlay) playGame(ctx context.Context, g lichess.GameInfo) error {
 	if side == board.Black {
 		oppSide = opponent.White
 	}
+	// The side played from lichess is this game's: a match reads a game in
+	// progress's remote side from the board's game, which still has the
+	// last game's (the other colour, after a seek for a random one).
+	if err := d.runner.Submit(ctx, trace.Line{Kind: trace.Remote, Side: oppSide.String()}); err != nil {
+		return fmt.Errorf("the board's side played from lichess (%v): %w", oppSide, err)
+	}
 	m, err := opponent.New(opponent.Options{Runner: d.runner, Player: s.Player(), Side: oppSide, SetTag: op.setTag, Logger: d.log})
 	if err != nil {
 		return err

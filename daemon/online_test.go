@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -18,6 +19,7 @@ import (
 	"github.com/boardd/boardd/game"
 	"github.com/boardd/boardd/lichess"
 	"github.com/boardd/boardd/lichess/lichesstest"
+	"github.com/boardd/boardd/opponent/opponenttest"
 	"github.com/boardd/boardd/timing"
 	"github.com/boardd/boardd/trace"
 )
@@ -610,5 +612,74 @@ func TestLichessPlayKey(t *testing.T) {
 				t.Errorf("lichess play: %v, want %q", err, tc.fault)
 			}
 		})
+	}
+}
+
+// Games in one run with the colours alternating, as a seek for a random
+// colour gives them: each game's remote side is the new game's (not the
+// last game's), lichess's first move is shown on the board, and the board's
+// moves reach lichess, in every game.
+func TestLichessColoursAlternate(t *testing.T) {
+	srv := lichesstest.New(lichesstest.Options{EventKeepAlive: 100 * time.Millisecond, GameKeepAlive: 100 * time.Millisecond})
+	t.Cleanup(srv.Close)
+	d := onlineDaemon(t, srv, "[lichess]\nseek = \"15+10\"\n")
+	ctx, cancel := context.WithTimeout(d.ctx, 60*time.Second)
+	defer cancel()
+	script := map[board.Color][]string{board.White: {"e2e4", "g1f3"}, board.Black: {"e7e5", "b8c6"}}
+	var side board.Color
+	h := &opponenttest.Hands{Door: d.runner, Timeout: 8 * time.Second, Choose: func(a *board.Analysis) board.Move {
+		moves := script[side]
+		i := a.Position.FullMove - 1
+		if i >= len(moves) {
+			t.Fatalf("the script has no move %d for %v", i+1, side)
+		}
+		m, err := board.ParseUCI(moves[i])
+		if err != nil {
+			t.Fatal(err)
+		}
+		return m
+	}}
+	tests := []struct {
+		side board.Color
+		opp  []string // the opponent's moves on lichess
+	}{
+		{board.White, []string{"e7e5", "b8c6"}},
+		{board.Black, []string{"e2e4", "g1f3"}},
+		{board.White, []string{"e7e5", "b8c6"}},
+	}
+	for n, tc := range tests {
+		waitFor(t, fmt.Sprintf("seek %d", n+1), func() bool { return len(srv.Seeks()) == 1 })
+		id, err := srv.MatchSeekAs(srv.Seeks()[0], tc.side, lichesstest.Opponent{Name: fmt.Sprint("Stranger", n+1), Moves: tc.opp})
+		if err != nil {
+			t.Fatal(err)
+		}
+		side, h.Human = tc.side, tc.side
+		if _, err := h.Play(ctx, func(s *game.Snapshot) bool { return s.Moves >= 4 && !s.HasAwaiting && s.Pending == nil }); err != nil {
+			v, _ := srv.Game(id)
+			t.Fatalf("game %d as %v: %v (lichess: %v)", n+1, tc.side, err, v.Moves)
+		}
+		want := []string{"e2e4", "e7e5", "g1f3", "b8c6"}
+		waitFor(t, fmt.Sprintf("game %d's moves on lichess", n+1), func() bool {
+			v, _ := srv.Game(id)
+			return slices.Equal(v.Moves, want)
+		})
+		_, m, _ := d.online.current()
+		if got := m.State().Side; got != tc.side.Other() {
+			t.Errorf("game %d: the remote side is %v, want %v", n+1, got, tc.side.Other())
+		}
+		if err := srv.OpponentResigns(id); err != nil {
+			t.Fatal(err)
+		}
+		waitFor(t, "the result on the board", func() bool {
+			s, err := d.runner.Snapshot(ctx)
+			return err == nil && s.Result != nil
+		})
+		waitFor(t, "the game over", func() bool {
+			_, _, searching := d.online.current()
+			return strings.Contains(searching, "begin a new game")
+		})
+		if err := d.runner.Submit(ctx, trace.Line{Kind: trace.Arbiter, Action: trace.ActionNewGame, Side: trace.SideArbiter}); err != nil {
+			t.Fatal(err)
+		}
 	}
 }
