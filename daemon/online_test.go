@@ -683,3 +683,75 @@ func TestLichessColoursAlternate(t *testing.T) {
 		}
 	}
 }
+
+// The account's event stream stays open through a game (one stream, not
+// reopened at the game's end), is reconnected when lichess drops it, and
+// what it says during the game is seen: another game's gameFinish is
+// logged, and a challenge from a player boardd accepts waits for the game
+// to end and is then accepted.
+func TestLichessEventsDuringAGame(t *testing.T) {
+	srv := lichesstest.New(lichesstest.Options{EventKeepAlive: 100 * time.Millisecond, GameKeepAlive: 100 * time.Millisecond})
+	t.Cleanup(srv.Close)
+	id, err := srv.CreateGame(lichesstest.GameSpec{Side: board.White, Opponent: lichesstest.Opponent{Name: "First"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var logs syncLog
+	d, err := startOnlineDaemon(t, srv, "[lichess]\naccept = [\"alice\"]\n", &logs, func(o *lichess.Options) {
+		o.MinBackoff, o.MaxBackoff = 10*time.Millisecond, 100*time.Millisecond
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	playing := func(id string) bool {
+		s, _, _ := d.online.current()
+		return s != nil && s.State().GameID == id && s.State().Opponent != "" && s.State().Result == ""
+	}
+	waitFor(t, "the first game", func() bool { return playing(id) })
+	waitFor(t, "the event stream", func() bool { return srv.EventStreamsOpened() == 1 })
+
+	// Another game of the account's begins and ends meanwhile (in a
+	// browser): its gameFinish is seen.
+	other, err := srv.CreateGame(lichesstest.GameSpec{Side: board.Black, Opponent: lichesstest.Opponent{Name: "Elsewhere"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := srv.OpponentResigns(other); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "the other game's gameFinish in the log", func() bool {
+		return strings.Contains(logs.String(), "lichess: a game finished") && strings.Contains(logs.String(), "game="+other)
+	})
+	// Lichess drops the stream: it is opened again, the game goes on.
+	srv.DropStreams()
+	waitFor(t, "the event stream reconnected", func() bool { return srv.EventStreamsOpened() == 2 })
+	challenge := srv.Challenge(lichesstest.ChallengeSpec{Color: "white", Opponent: lichesstest.Opponent{ID: "alice", Name: "Alice"}})
+	waitFor(t, "the challenge seen during the game", func() bool {
+		return strings.Contains(logs.String(), "challenge="+challenge)
+	})
+	if left := srv.Challenges(); !slices.Contains(left, challenge) {
+		t.Errorf("the challenge was answered during the game: open challenges %v", left)
+	}
+	if !playing(id) {
+		t.Fatal("the first game stopped")
+	}
+	if err := srv.OpponentResigns(id); err != nil {
+		t.Fatal(err)
+	}
+	// The game over, the challenge waiting is accepted: the next game.
+	var next string
+	waitFor(t, "alice's game", func() bool {
+		s, _, _ := d.online.current()
+		if s == nil || s.State().GameID == id || s.State().Opponent != "Alice" {
+			return false
+		}
+		next = s.State().GameID
+		return true
+	})
+	if g, _ := srv.Game(next); g.Side != board.Black {
+		t.Errorf("alice's game: the board plays %v, want Black", g.Side)
+	}
+	if n := srv.EventStreamsOpened(); n != 2 {
+		t.Errorf("%d event streams opened, want 2 (the first, and one after the drop)", n)
+	}
+}
