@@ -338,7 +338,7 @@ type events struct {
 
 	finding    bool
 	found      *lichess.GameInfo
-	foundCh    chan struct{}               // told when found is set
+	foundCh    chan struct{}                // told when found is set
 	challenges map[string]lichess.Challenge // waiting, by id
 }
 
