@@ -755,3 +755,69 @@ func TestLichessEventsDuringAGame(t *testing.T) {
 		t.Errorf("%d event streams opened, want 2 (the first, and one after the drop)", n)
 	}
 }
+
+// After a result, the men set up in the start position straight from the
+// final one (the board not cleared first) begin the board's new game, and
+// the next seek is sent; that game plays.
+func TestLichessSeeksAgainAtASetUpFromTheResult(t *testing.T) {
+	srv := lichesstest.New(lichesstest.Options{EventKeepAlive: 100 * time.Millisecond, GameKeepAlive: 100 * time.Millisecond})
+	t.Cleanup(srv.Close)
+	d := onlineDaemon(t, srv, "[lichess]\nseek = \"15+10\"\ncolor = \"white\"\n")
+	ctx, cancel := context.WithTimeout(d.ctx, 60*time.Second)
+	defer cancel()
+	h := &opponenttest.Hands{Door: d.runner, Human: board.White, Timeout: 8 * time.Second, Choose: func(a *board.Analysis) board.Move {
+		m, _ := board.ParseUCI([]string{"e2e4", "e4d5"}[a.Position.FullMove-1])
+		return m
+	}}
+	for n := 1; n <= 2; n++ {
+		waitFor(t, fmt.Sprintf("seek %d", n), func() bool { return len(srv.Seeks()) == 1 })
+		id, err := srv.MatchSeek(srv.Seeks()[0], lichesstest.Opponent{Name: fmt.Sprint("Stranger", n), Moves: []string{"d7d5", "b8c6"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		end, err := h.Play(ctx, func(s *game.Snapshot) bool { return s.Moves >= 4 && !s.HasAwaiting && s.Pending == nil })
+		if err != nil {
+			t.Fatalf("game %d: %v", n, err)
+		}
+		waitFor(t, fmt.Sprintf("game %d's moves on lichess", n), func() bool {
+			v, _ := srv.Game(id)
+			return len(v.Moves) == 4
+		})
+		if n == 2 {
+			if err := srv.OpponentResigns(id); err != nil {
+				t.Fatal(err)
+			}
+			waitFor(t, "the result on the board", func() bool {
+				s, err := d.runner.Snapshot(ctx)
+				return err == nil && s.Result != nil
+			})
+			break
+		}
+		// The men put back where they began, one at a time, the board
+		// never cleared.
+		start := board.Start()
+		for sq := board.Square(0); sq < 64; sq++ {
+			if m := end.Position.Men[sq]; m != board.NoMan && m != start.Men[sq] {
+				if err := d.runner.Submit(ctx, trace.Line{Kind: trace.Lift, Square: sq}); err != nil {
+					t.Fatal(err)
+				}
+				time.Sleep(5 * time.Millisecond)
+			}
+		}
+		for sq := board.Square(0); sq < 64; sq++ {
+			if m := start.Men[sq]; m != board.NoMan && end.Position.Men[sq] != m {
+				if err := d.runner.Submit(ctx, trace.Line{Kind: trace.Place, Square: sq}); err != nil {
+					t.Fatal(err)
+				}
+				time.Sleep(5 * time.Millisecond)
+			}
+		}
+		if err := srv.OpponentResigns(id); err != nil {
+			t.Fatal(err)
+		}
+		waitFor(t, "the board's new game", func() bool {
+			s, err := d.runner.Snapshot(ctx)
+			return err == nil && s.Result == nil && s.Mode == game.Play && !s.Syncing && s.Moves == 0
+		})
+	}
+}
