@@ -117,6 +117,9 @@ type onlinePlay struct {
 	client  *lichess.Client
 	account lichess.Account
 	play    lichessPlay
+	// tokenPath is the token's file, named in the advice when lichess
+	// rejects the token.
+	tokenPath string
 
 	// newGame is told when the board begins a new game: the arbiter's (the
 	// console's) new-game command, or the start position set up on a board
@@ -166,7 +169,7 @@ func (d *daemon) startOnline() error {
 	if err != nil && !unreachable {
 		return fmt.Errorf("%w (token from %s)", err, path)
 	}
-	op := &onlinePlay{d: d, client: client, account: account, play: play, watchers: map[int]func(){}, searching: "looking for the game to play on lichess"}
+	op := &onlinePlay{d: d, client: client, account: account, play: play, tokenPath: path, watchers: map[int]func(){}, searching: "looking for the game to play on lichess"}
 	if unreachable {
 		op.searching = "lichess cannot be reached; trying again"
 	} else {
@@ -297,6 +300,10 @@ func (op *onlinePlay) run(ctx context.Context) {
 			outage, backoff = false, op.client.NewBackoff()
 		}
 		if err := op.playGame(ctx, info); err != nil && ctx.Err() == nil {
+			if lichess.TokenAdvice(err) != "" {
+				// The advice given at start, with the file to replace.
+				err = fmt.Errorf("%w (token from %s); online play stops, the board's game stays in the journal", err, op.tokenPath)
+			}
 			op.d.log.Error("lichess: the game stopped", "game", info.GameID, "err", err)
 			op.setSearching("the game " + info.GameID + " stopped: " + err.Error())
 			if errors.Is(err, lichess.ErrTokenRejected) || errors.Is(err, lichess.ErrMissingScope) {

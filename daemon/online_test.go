@@ -821,3 +821,52 @@ func TestLichessSeeksAgainAtASetUpFromTheResult(t *testing.T) {
 		})
 	}
 }
+
+// A token revoked mid-game stops online play with the advice the check at
+// start gives (a new token with board:play, the file to put it in), in the
+// log, the online panel and the session's fault; boardd runs on.
+func TestLichessTokenRevokedMidGame(t *testing.T) {
+	srv := lichesstest.New(lichesstest.Options{EventKeepAlive: 100 * time.Millisecond, GameKeepAlive: 100 * time.Millisecond})
+	t.Cleanup(srv.Close)
+	id, err := srv.CreateGame(lichesstest.GameSpec{Side: board.White, Moves: []string{"e2e4", "e7e5"}, Opponent: lichesstest.Opponent{Name: "Rival"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var logs syncLog
+	d, err := startOnlineDaemon(t, srv, "", &logs, func(o *lichess.Options) {
+		o.MinBackoff, o.MaxBackoff = 10*time.Millisecond, 100*time.Millisecond
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "the game", func() bool {
+		s, _, _ := d.online.current()
+		return s != nil && s.State().GameID == id && s.State().Up
+	})
+	srv.RevokeToken(srv.Token())
+	srv.DropStreams()
+	var panel string
+	waitFor(t, "online play stopped", func() bool {
+		_, _, panel = d.online.current()
+		return strings.Contains(panel, "stopped")
+	})
+	s, _, _ := d.online.current()
+	tokenFile := filepath.Join(d.stateDir, lichess.TokenFile)
+	for _, where := range []struct{ name, text string }{
+		{"the online panel", panel},
+		{"the session's fault", s.State().Fault},
+		{"the log", logs.String()},
+	} {
+		for _, want := range []string{"lichess rejected the token", "create a new personal token with the board:play scope", lichess.TokenPage, lichess.TokenFile} {
+			if !strings.Contains(where.text, want) {
+				t.Errorf("%s lacks %q: %s", where.name, want, where.text)
+			}
+		}
+	}
+	if !strings.Contains(panel, tokenFile) {
+		t.Errorf("the online panel does not name the token's file %s: %s", tokenFile, panel)
+	}
+	if _, err := d.runner.Snapshot(d.ctx); err != nil {
+		t.Errorf("the board stopped with online play: %v", err)
+	}
+}
