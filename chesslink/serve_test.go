@@ -518,3 +518,41 @@ func TestServeQuietWhileThePortKeepsFailing(t *testing.T) {
 		t.Errorf("warnings %q", w.msgs)
 	}
 }
+
+// TestAppFloodCountsLostReplies floods the board with commands through a
+// real pseudo-terminal while reading nothing: replies beyond the backlog
+// are dropped, and every one dropped is counted in RepliesLost (and shown
+// in the stats' summary), so that the replies the app reads and those
+// counted lost make up every command.
+func TestAppFloodCountsLostReplies(t *testing.T) {
+	e, app, _ := setup(t, Options{})
+	app.send("W0201") // reports off: only replies come
+	app.expect("w0201")
+	const flood = 4000 // 4000 statuses of 67 bytes: far more than the backlog
+	msg := AppendMessage(nil, []byte("S"), app.parity)
+	var all []byte
+	for range flood {
+		all = append(all, msg...)
+	}
+	app.write(all)
+	end := time.Now().Add(10 * time.Second)
+	for e.Stats().Commands < flood+1 {
+		if time.Now().After(end) {
+			t.Fatalf("the board carried out %d commands of %d", e.Stats().Commands, flood+1)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	seen := len(app.status)
+	app.silence(500 * time.Millisecond)
+	got := len(app.status) - seen
+	st := e.Stats()
+	if st.RepliesLost == 0 {
+		t.Errorf("no reply counted lost after %d statuses asked for and none read (%d came)", flood, got)
+	}
+	if uint64(got)+st.RepliesLost != flood {
+		t.Errorf("%d replies read + %d counted lost = %d, want the %d commands", got, st.RepliesLost, uint64(got)+st.RepliesLost, flood)
+	}
+	if s := st.String(); !strings.Contains(s, fmt.Sprintf("replies lost %d", st.RepliesLost)) {
+		t.Errorf("the stats' summary %q does not show the replies lost", s)
+	}
+}

@@ -482,9 +482,12 @@ func (s *Session) TakeOutput(dst []byte) []byte {
 // Pending returns how many bytes wait to be taken.
 func (s *Session) Pending() int { return len(s.out) }
 
-// String summarises the session for logs.
-func (s *Session) String() string {
-	st := s.Stats()
-	return fmt.Sprintf("commands %d, dropped %d (bad checksum %d, bad parity %d, broken %d), stray bytes %d, reports %d (held %d), resets %d",
-		st.Commands, st.Decoder.Dropped(), st.Decoder.BadChecksum, st.Decoder.BadParity, st.Decoder.Broken, st.Decoder.Stray, st.Reports, st.ReportsHeld, st.Resets)
+// String summarises the session for logs (Stats.String).
+func (s *Session) String() string { return s.Stats().String() }
+
+// String summarises the counters for logs: every one, the replies lost to
+// a backlog the app did not read included.
+func (st Stats) String() string {
+	return fmt.Sprintf("commands %d, dropped %d (bad checksum %d, bad parity %d, broken %d), stray bytes %d, reports %d (held %d), replies lost %d, resets %d, deaf bytes %d, opens %d, losses %d",
+		st.Commands, st.Decoder.Dropped(), st.Decoder.BadChecksum, st.Decoder.BadParity, st.Decoder.Broken, st.Decoder.Stray, st.Reports, st.ReportsHeld, st.RepliesLost, st.Resets, st.Deaf, st.Opens, st.Losses)
 }

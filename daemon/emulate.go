@@ -80,7 +80,8 @@ func (d *daemon) startEmulation() error {
 		cancel()
 		<-done
 		st := e.em.Stats()
-		e.log.Info("chesslink emulation stopped", "commands", st.Commands, "dropped", st.Decoder.Dropped(), "reports", st.Reports, "opens", st.Opens)
+		e.log.Info("chesslink emulation stopped", "commands", st.Commands, "dropped", st.Decoder.Dropped(), "reports", st.Reports,
+			"reports_held", st.ReportsHeld, "replies_lost", st.RepliesLost, "opens", st.Opens, "stats", st.String())
 		return nil
 	})
 	d.apps = e
