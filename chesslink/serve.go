@@ -240,7 +240,9 @@ func (e *Emulator) ServeConn(ctx context.Context, conn io.ReadWriter) error {
 		}
 	}()
 
-	e.do(func(s *Session, now time.Duration) { s.Reconnect(); s.Advance(now) })
+	// What fell due while no port was open went into the void, as a
+	// board's line sends with nobody listening.
+	e.do(func(s *Session, now time.Duration) { s.Advance(now); s.Reconnect(); s.Advance(now) })
 	var buf []byte // owned by the writer while writing
 	writing := false
 	timer := time.NewTimer(time.Hour)

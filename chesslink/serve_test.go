@@ -518,3 +518,115 @@ func TestServeQuietWhileThePortKeepsFailing(t *testing.T) {
 		t.Errorf("warnings %q", w.msgs)
 	}
 }
+
+// TestAppFloodCountsLostReplies floods the board with commands through a
+// real pseudo-terminal while reading nothing: replies beyond the backlog
+// are dropped, and every one dropped is counted in RepliesLost (and shown
+// in the stats' summary), so that the replies the app reads and those
+// counted lost make up every command.
+func TestAppFloodCountsLostReplies(t *testing.T) {
+	e, app, _ := setup(t, Options{})
+	app.send("W0201") // reports off: only replies come
+	app.expect("w0201")
+	const flood = 4000 // 4000 statuses of 67 bytes: far more than the backlog
+	msg := AppendMessage(nil, []byte("S"), app.parity)
+	var all []byte
+	for range flood {
+		all = append(all, msg...)
+	}
+	app.write(all)
+	end := time.Now().Add(10 * time.Second)
+	for e.Stats().Commands < flood+1 {
+		if time.Now().After(end) {
+			t.Fatalf("the board carried out %d commands of %d", e.Stats().Commands, flood+1)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	seen := len(app.status)
+	app.silence(500 * time.Millisecond)
+	got := len(app.status) - seen
+	st := e.Stats()
+	if st.RepliesLost == 0 {
+		t.Errorf("no reply counted lost after %d statuses asked for and none read (%d came)", flood, got)
+	}
+	if uint64(got)+st.RepliesLost != flood {
+		t.Errorf("%d replies read + %d counted lost = %d, want the %d commands", got, st.RepliesLost, uint64(got)+st.RepliesLost, flood)
+	}
+	if s := st.String(); !strings.Contains(s, fmt.Sprintf("replies lost %d", st.RepliesLost)) {
+		t.Errorf("the stats' summary %q does not show the replies lost", s)
+	}
+}
+
+// TestAppUnreadStatusesHeldBack serves a real pseudo-terminal, whose
+// kernel buffer takes tens of KiB from the board without blocking: an app
+// that neither reads nor speaks has about 1 KiB of statuses waiting after a
+// burst of board changes, not the burst, and the placement comes once it
+// speaks again; an app that reads (and speaks now and then, as apps light
+// their moves) gets every status.
+func TestAppUnreadStatusesHeldBack(t *testing.T) {
+	const e4 = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"
+	placements := [2][64]board.Man{men(t, board.StartFEN), men(t, e4)}
+	t.Run("not reading", func(t *testing.T) {
+		e, app, _ := setup(t, Options{})
+		// Every scan (the board's default), a burst of 250 changes, then
+		// a second of the board standing.
+		for i := range 250 {
+			if err := e.SetPlacement(placements[i%2]); err != nil {
+				t.Fatal(err)
+			}
+		}
+		time.Sleep(time.Second)
+		if e.Stats().ReportsHeld == 0 {
+			t.Fatalf("no status held back: %v", e.Stats())
+		}
+		app.silence(300 * time.Millisecond) // read what waits, say nothing
+		if n := len(app.raw); n > 1024+67 {
+			t.Errorf("%d bytes (%d statuses) waited for the app, want at most about 1 KiB", n, len(app.status))
+		}
+		// The app speaks: it hears the answer and the placement as it is.
+		if err := e.SetPlacement(placements[1]); err != nil {
+			t.Fatal(err)
+		}
+		seen := len(app.status)
+		app.send("V")
+		app.expect("v0103")
+		if got := app.nextStatus(seen); got != placements[1] {
+			t.Errorf("after the app spoke, the status shows %v", got)
+		}
+	})
+	t.Run("reading", func(t *testing.T) {
+		e, app, _ := setup(t, Options{})
+		app.send("W0203") // on change
+		app.expect("w0203")
+		seen := len(app.status)
+		for i := range 60 {
+			want := placements[(i+1)%2]
+			if err := e.SetPlacement(want); err != nil {
+				t.Fatal(err)
+			}
+			for len(app.status) <= seen || app.nextStatus(len(app.status)-1) != want {
+				app.nextStatus(len(app.status))
+			}
+			seen = len(app.status)
+			if i%5 == 4 {
+				app.send("X") // the app lights its move now and then
+				app.expect("x")
+			}
+		}
+		if st := e.Stats(); st.ReportsHeld != 0 {
+			t.Errorf("statuses held back from an app that reads: %v", st)
+		}
+		// Every change came, each once, alternating (the first status
+		// after W may repeat the placement already shown).
+		got := app.status[len(app.status)-60:]
+		for i, s := range got {
+			m, err := ParseStatus([]byte(s), FromH1)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if m != placements[(i+1)%2] {
+				t.Fatalf("status %d of 60 shows the wrong placement", i+1)
+			}
+		}
+	})
+}

@@ -92,9 +92,18 @@ const (
 	DefaultBrightness = 15
 )
 
-// Output limits: beyond reportBacklog bytes not yet taken by the port, an
+// Output limits. Beyond reportBacklog bytes not yet taken by the port, an
 // unsolicited status is held back (the app is not reading; a change is sent
-// once it does); beyond replyBacklog replies are dropped too.
+// once it does). The port's own buffer cannot be read from the board's end
+// on every device (a pseudo-terminal's slave reports nothing waiting with
+// TIOCOUTQ, and takes tens of KiB without blocking), so a status that
+// repeats the placement last sent (every scan, timed) is held back too once
+// reportBacklog bytes of statuses have gone unasked since the app last sent
+// anything (unheard): an app that neither reads nor speaks has about 1 KiB
+// of them waiting, however long the board stands. A change is never held
+// back for the app's silence (an app may only listen), and, as on the
+// board, is reported once a scan at most. Beyond replyBacklog bytes not
+// taken, replies are dropped too (counted).
 const (
 	reportBacklog = 1024
 	replyBacklog  = 64 << 10
@@ -184,6 +193,9 @@ type Session struct {
 	nextScan   time.Duration // ReportEveryScan
 	nextTimed  time.Duration // ReportTimed
 	retryAt    time.Duration // a change report held back for a backlog
+	unheard    int           // bytes of statuses sent unasked since the app last sent anything
+	reported   bool          // a status has been sent unasked: reportedAt holds when
+	reportedAt time.Duration
 	resetting  bool
 	resetUntil time.Duration
 	stats      Stats
@@ -283,11 +295,15 @@ func (s *Session) SetPlacement(now time.Duration, men [64]board.Man) error {
 func (s *Session) Reconnect() {
 	s.dec.Reset()
 	s.out = s.out[:0]
+	s.unheard = 0
 }
 
 // Receive reads bytes from the app, answering each good command.
 func (s *Session) Receive(now time.Duration, p []byte) {
 	s.start(now)
+	if len(p) > 0 {
+		s.unheard = 0 // the app is there
+	}
 	s.Advance(now)
 	if s.resetting {
 		s.stats.Deaf += uint64(len(p))
@@ -413,7 +429,11 @@ func (s *Session) Deadline() time.Duration {
 		if s.sentValid && s.sent == s.men {
 			return timing.Never
 		}
-		return max(s.changedAt+time.Duration(m.scans()-1)*s.ScanTime(), s.retryAt)
+		due := max(s.changedAt+time.Duration(m.scans()-1)*s.ScanTime(), s.retryAt)
+		if s.reported {
+			due = max(due, s.reportedAt+s.ScanTime()) // one report a scan
+		}
+		return due
 	}
 }
 
@@ -457,15 +477,20 @@ func (s *Session) tick(now, due, period time.Duration) time.Duration {
 	return due
 }
 
-// report sends the status unasked, unless the app has not read what came
-// before.
+// report sends the status unasked, unless the port has not taken what
+// came before, or the status repeats the placement last sent and the app
+// has not spoken for reportBacklog bytes of statuses (see reportBacklog).
 func (s *Session) report() bool {
-	if len(s.out) >= reportBacklog {
+	repeat := s.sentValid && s.sent == s.men
+	if len(s.out) >= reportBacklog || repeat && s.unheard >= reportBacklog {
 		s.stats.ReportsHeld++
 		return false
 	}
 	s.body = AppendStatus(s.body[:0], &s.men, s.opts.Orientation)
+	n := len(s.out)
 	s.out = AppendMessage(s.out, s.body, s.opts.Parity)
+	s.unheard += len(s.out) - n
+	s.reported, s.reportedAt = true, s.now
 	s.sent, s.sentValid = s.men, true
 	s.retryAt = 0
 	s.stats.Reports++
@@ -482,9 +507,12 @@ func (s *Session) TakeOutput(dst []byte) []byte {
 // Pending returns how many bytes wait to be taken.
 func (s *Session) Pending() int { return len(s.out) }
 
-// String summarises the session for logs.
-func (s *Session) String() string {
-	st := s.Stats()
-	return fmt.Sprintf("commands %d, dropped %d (bad checksum %d, bad parity %d, broken %d), stray bytes %d, reports %d (held %d), resets %d",
-		st.Commands, st.Decoder.Dropped(), st.Decoder.BadChecksum, st.Decoder.BadParity, st.Decoder.Broken, st.Decoder.Stray, st.Reports, st.ReportsHeld, st.Resets)
+// String summarises the session for logs (Stats.String).
+func (s *Session) String() string { return s.Stats().String() }
+
+// String summarises the counters for logs: every one, the replies lost to
+// a backlog the app did not read included.
+func (st Stats) String() string {
+	return fmt.Sprintf("commands %d, dropped %d (bad checksum %d, bad parity %d, broken %d), stray bytes %d, reports %d (held %d), replies lost %d, resets %d, deaf bytes %d, opens %d, losses %d",
+		st.Commands, st.Decoder.Dropped(), st.Decoder.BadChecksum, st.Decoder.BadParity, st.Decoder.Broken, st.Decoder.Stray, st.Reports, st.ReportsHeld, st.RepliesLost, st.Resets, st.Deaf, st.Opens, st.Losses)
 }

@@ -219,13 +219,21 @@ func TestReportModes(t *testing.T) {
 		times string // their times in ms, when given
 		last  string // the FEN of the last one, when given
 	}{
-		{name: "every scan by default", count: 24},
+		// An app that speaks now and then (here halfway) hears every status.
+		{name: "every scan by default", steps: []step{{500 * ms, command("R01")}}, count: 24},
+		// One that never speaks hears about 1 KiB of repeats (16 of 67
+		// bytes: the last begun under the bound), then no more until it
+		// speaks or the placement changes.
+		{name: "every scan, the app silent", count: 16},
+		{name: "every scan, the app silent, a change", steps: []step{{800 * ms, place(t, e4)}}, count: 17, last: e4},
 		{name: "every scan, scan time 48", steps: []step{{0, command("W0130")}}, count: 10},
-		{name: "every scan, scan time below 15 reads as 20", steps: []step{{0, command("W0105")}}, count: 24},
+		{name: "every scan, scan time below 15 reads as 20", steps: []step{{0, command("W0105")}, {500 * ms, command("R01")}}, count: 24},
 		{name: "off", steps: []step{{0, command("W0201")}, {100 * ms, place(t, e4)}}, count: 0},
 		{name: "timed, 48 units", steps: []step{{0, command("W0330")}, {0, command("W0202")}}, count: 5,
 			times: "196.61 393.22 589.82 786.43 983.04"},
-		{name: "timed, faster than a scan", steps: []step{{0, command("W0301")}, {0, command("W0202")}}, count: 24},
+		{name: "timed, faster than a scan", steps: []step{{0, command("W0301")}, {0, command("W0202")}, {500 * ms, command("R01")}}, count: 24},
+		{name: "on change, a change at most once a scan", steps: []step{{0, command("W0203")}, {100 * ms, place(t, e4lifted)}, {110 * ms, place(t, e4)}},
+			count: 3, times: "0.00 100.00 140.96", last: e4},
 		// The board has sent nothing yet, so the placement it shows counts as a change.
 		{name: "on change", steps: []step{{0, command("W0203")}, {100 * ms, place(t, e4lifted)}, {300 * ms, place(t, e4)}},
 			count: 3, times: "0.00 100.00 300.00", last: e4},

@@ -95,6 +95,10 @@ func loadConfig(o *Options) (*config.Config, string, error) {
 		}
 		for _, e := range es {
 			if name, ok := byFlag[e.Key]; ok {
+				if e.Key == "emulate" {
+					// The flag takes a relative path too (absEmulate).
+					e.Expected = emulateFlagWant
+				}
 				e.Key = name + " (" + e.Key + ")"
 			}
 		}

@@ -39,6 +39,11 @@ type emulation struct {
 	layer led.Frame // the app's LEDs as boardd shows them
 }
 
+// emulateFlagWant is what --emulate takes, as a fault says: on the command
+// line a relative path is taken from the directory boardd was started in
+// (absEmulate); in the configuration file the path is absolute.
+const emulateFlagWant = `chesslink:PATH, the serial port apps reach the board on, such as "chesslink:/dev/ttyGS0" (a relative PATH is taken from the directory boardd is started in)`
+
 // emulatePort returns the serial port of a configuration's emulate value
 // ("" for none).
 func emulatePort(value string) (string, error) {
@@ -47,7 +52,7 @@ func emulatePort(value string) (string, error) {
 	}
 	path, ok := strings.CutPrefix(value, config.EmulateChessLink)
 	if !ok || path == "" {
-		return "", fmt.Errorf("--emulate %q: want chesslink:PATH, e.g. chesslink:/dev/ttyGS0", value)
+		return "", fmt.Errorf("--emulate %q: want %s", value, emulateFlagWant)
 	}
 	return path, nil
 }
@@ -80,7 +85,8 @@ func (d *daemon) startEmulation() error {
 		cancel()
 		<-done
 		st := e.em.Stats()
-		e.log.Info("chesslink emulation stopped", "commands", st.Commands, "dropped", st.Decoder.Dropped(), "reports", st.Reports, "opens", st.Opens)
+		e.log.Info("chesslink emulation stopped", "commands", st.Commands, "dropped", st.Decoder.Dropped(), "reports", st.Reports,
+			"reports_held", st.ReportsHeld, "replies_lost", st.RepliesLost, "opens", st.Opens, "stats", st.String())
 		return nil
 	})
 	d.apps = e

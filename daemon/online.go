@@ -117,6 +117,9 @@ type onlinePlay struct {
 	client  *lichess.Client
 	account lichess.Account
 	play    lichessPlay
+	// tokenPath is the token's file, named in the advice when lichess
+	// rejects the token.
+	tokenPath string
 
 	// newGame is told when the board begins a new game: the arbiter's (the
 	// console's) new-game command, or the start position set up on a board
@@ -130,6 +133,7 @@ type onlinePlay struct {
 	watchers  map[int]func()
 	nextWatch int
 	unwatch   []func()
+	events    events
 }
 
 // startOnline checks the token and starts looking for the game to play:
@@ -165,7 +169,7 @@ func (d *daemon) startOnline() error {
 	if err != nil && !unreachable {
 		return fmt.Errorf("%w (token from %s)", err, path)
 	}
-	op := &onlinePlay{d: d, client: client, account: account, play: play, watchers: map[int]func(){}, searching: "looking for the game to play on lichess"}
+	op := &onlinePlay{d: d, client: client, account: account, play: play, tokenPath: path, watchers: map[int]func(){}, searching: "looking for the game to play on lichess"}
 	if unreachable {
 		op.searching = "lichess cannot be reached; trying again"
 	} else {
@@ -296,6 +300,10 @@ func (op *onlinePlay) run(ctx context.Context) {
 			outage, backoff = false, op.client.NewBackoff()
 		}
 		if err := op.playGame(ctx, info); err != nil && ctx.Err() == nil {
+			if lichess.TokenAdvice(err) != "" {
+				// The advice given at start, with the file to replace.
+				err = fmt.Errorf("%w (token from %s); online play stops, the board's game stays in the journal", err, op.tokenPath)
+			}
 			op.d.log.Error("lichess: the game stopped", "game", info.GameID, "err", err)
 			op.setSearching("the game " + info.GameID + " stopped: " + err.Error())
 			if errors.Is(err, lichess.ErrTokenRejected) || errors.Is(err, lichess.ErrMissingScope) {
@@ -323,13 +331,122 @@ func (op *onlinePlay) setSearching(text string) {
 	op.changed()
 }
 
-// errFound stops the event stream once a game is found.
-var errFound = errors.New("found")
+// events is the account's event stream as online play follows it: one
+// stream, open from the first search for a game until online play stops,
+// through the games (lichess closing it is mended by FollowEvents'
+// reconnection with backoff). While find looks for a game, a game that
+// starts is handed to it and a challenge is answered at once; during a
+// game (or before the next seek) a challenge waits, and is answered when
+// find looks again.
+type events struct {
+	started bool
+	done    chan struct{} // closed when the stream stops for good
+	err     error         // why, once done is closed
+
+	finding    bool
+	found      *lichess.GameInfo
+	foundCh    chan struct{}                // told when found is set
+	challenges map[string]lichess.Challenge // waiting, by id
+}
+
+// followEvents starts the event stream, once, for ctx's lifetime.
+func (op *onlinePlay) followEvents(ctx context.Context) {
+	op.mu.Lock()
+	defer op.mu.Unlock()
+	ev := &op.events
+	if ev.started {
+		return
+	}
+	ev.started, ev.done, ev.foundCh = true, make(chan struct{}), make(chan struct{}, 1)
+	if ev.challenges == nil {
+		ev.challenges = map[string]lichess.Challenge{}
+	}
+	go func() {
+		err := op.client.FollowEvents(ctx, func(e lichess.Event) error {
+			op.event(ctx, e)
+			return nil
+		}, nil)
+		if ctx.Err() == nil {
+			op.d.log.Error("lichess: the event stream stopped", "err", err)
+		}
+		op.mu.Lock()
+		ev.err = fmt.Errorf("the event stream: %w", err)
+		op.mu.Unlock()
+		close(ev.done)
+	}()
+}
+
+// event takes one event of the account's stream.
+func (op *onlinePlay) event(ctx context.Context, e lichess.Event) {
+	op.mu.Lock()
+	sess := op.session
+	op.mu.Unlock()
+	current := ""
+	if sess != nil {
+		current = sess.State().GameID
+	}
+	op.mu.Lock()
+	ev := &op.events
+	finding := ev.finding
+	switch e := e.(type) {
+	case *lichess.GameStart:
+		switch {
+		case finding && playable(e.Game):
+			g := e.Game
+			ev.found = &g
+			select {
+			case ev.foundCh <- struct{}{}:
+			default:
+			}
+		case finding:
+			op.d.log.Info("lichess: a game the board cannot play is ignored", "game", e.Game.GameID, "variant", e.Game.Variant)
+		case e.Game.GameID != current:
+			op.d.log.Info("lichess: a game started while the board is busy; it is played once the board looks for a game", "game", e.Game.GameID, "playing", current)
+		}
+	case *lichess.GameFinish:
+		op.d.log.Info("lichess: a game finished", "game", e.Game.GameID, "status", e.Game.Status, "playing", current)
+	case *lichess.ChallengeEvent:
+		if !finding && e.Challenge.Direction != "out" && e.Challenge.Status == "created" {
+			if _, seen := ev.challenges[e.Challenge.ID]; !seen {
+				op.d.log.Info("lichess: a challenge while the board is busy; it is answered once the board looks for a game", "challenge", e.Challenge.ID, "from", e.Challenge.Challenger.Name, "playing", current)
+			}
+			ev.challenges[e.Challenge.ID] = e.Challenge
+		}
+	case *lichess.ChallengeCanceled:
+		delete(ev.challenges, e.Challenge.ID)
+		op.d.log.Info("lichess: a challenge withdrawn", "challenge", e.Challenge.ID)
+	}
+	op.mu.Unlock()
+	if c, ok := e.(*lichess.ChallengeEvent); ok && finding {
+		op.challenge(ctx, c.Challenge)
+	}
+}
 
 // find returns the game to play: the account's game in progress that the
 // Board API can play, else the one a seek or an accepted challenge starts
-// (or one started elsewhere, e.g. in a browser).
+// (or one started elsewhere, e.g. in a browser), as the event stream
+// announces it.
 func (op *onlinePlay) find(ctx context.Context, seek *lichess.Seek) (lichess.GameInfo, error) {
+	op.followEvents(ctx)
+	op.mu.Lock()
+	ev := &op.events
+	ev.finding, ev.found = true, nil
+	waiting := make([]lichess.Challenge, 0, len(ev.challenges))
+	for _, c := range ev.challenges {
+		waiting = append(waiting, c)
+	}
+	clear(ev.challenges)
+	done, foundCh := ev.done, ev.foundCh
+	op.mu.Unlock()
+	defer func() {
+		op.mu.Lock()
+		ev.finding, ev.found = false, nil
+		op.mu.Unlock()
+	}()
+	select {
+	case <-foundCh: // a game announced before this search began is Playing's
+	default:
+	}
 	playing, err := op.client.Playing(ctx)
 	if err != nil {
 		return lichess.GameInfo{}, err
@@ -345,8 +462,7 @@ func (op *onlinePlay) find(ctx context.Context, seek *lichess.Seek) (lichess.Gam
 	if seek != nil {
 		op.setSearching(fmt.Sprintf("seeking a %s game on lichess (%s+%d)", map[bool]string{true: "rated", false: "casual"}[seek.Rated], seek.Time, int(seek.Increment/time.Second)))
 		go func() {
-			// The event stream is open by the time the seek is answered:
-			// the game starts there.
+			// The game starts in the event stream, which is open.
 			if _, err := op.client.Seek(ctx, *seek); err != nil && ctx.Err() == nil {
 				op.d.log.Warn("lichess: the seek ended", "err", err)
 			}
@@ -354,24 +470,27 @@ func (op *onlinePlay) find(ctx context.Context, seek *lichess.Seek) (lichess.Gam
 	} else {
 		op.setSearching("waiting on lichess for a challenge or a game")
 	}
-	var found lichess.GameInfo
-	err = op.client.FollowEvents(ctx, func(ev lichess.Event) error {
-		switch e := ev.(type) {
-		case *lichess.GameStart:
-			if playable(e.Game) {
-				found = e.Game
-				return errFound
-			}
-			op.d.log.Info("lichess: a game the board cannot play is ignored", "game", e.Game.GameID, "variant", e.Game.Variant)
-		case *lichess.ChallengeEvent:
-			op.challenge(ctx, e.Challenge)
-		}
-		return nil
-	}, nil)
-	if errors.Is(err, errFound) {
-		return found, nil
+	for _, c := range waiting {
+		op.challenge(ctx, c)
 	}
-	return lichess.GameInfo{}, err
+	for {
+		select {
+		case <-ctx.Done():
+			return lichess.GameInfo{}, ctx.Err()
+		case <-done:
+			op.mu.Lock()
+			err := ev.err
+			op.mu.Unlock()
+			return lichess.GameInfo{}, err
+		case <-foundCh:
+			op.mu.Lock()
+			found := ev.found
+			op.mu.Unlock()
+			if found != nil {
+				return *found, nil
+			}
+		}
+	}
 }
 
 // playable says whether the board can play g: standard chess through the
@@ -457,6 +576,12 @@ func (op *onlinePlay) playGame(ctx context.Context, g lichess.GameInfo) error {
 	oppSide := opponent.Black
 	if side == board.Black {
 		oppSide = opponent.White
+	}
+	// The side played from lichess is this game's: a match reads a game in
+	// progress's remote side from the board's game, which still has the
+	// last game's (the other colour, after a seek for a random one).
+	if err := d.runner.Submit(ctx, trace.Line{Kind: trace.Remote, Side: oppSide.String()}); err != nil {
+		return fmt.Errorf("the board's side played from lichess (%v): %w", oppSide, err)
 	}
 	m, err := opponent.New(opponent.Options{Runner: d.runner, Player: s.Player(), Side: oppSide, SetTag: op.setTag, Logger: d.log})
 	if err != nil {

@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -18,6 +19,7 @@ import (
 	"github.com/boardd/boardd/game"
 	"github.com/boardd/boardd/lichess"
 	"github.com/boardd/boardd/lichess/lichesstest"
+	"github.com/boardd/boardd/opponent/opponenttest"
 	"github.com/boardd/boardd/timing"
 	"github.com/boardd/boardd/trace"
 )
@@ -610,5 +612,261 @@ func TestLichessPlayKey(t *testing.T) {
 				t.Errorf("lichess play: %v, want %q", err, tc.fault)
 			}
 		})
+	}
+}
+
+// Games in one run with the colours alternating, as a seek for a random
+// colour gives them: each game's remote side is the new game's (not the
+// last game's), lichess's first move is shown on the board, and the board's
+// moves reach lichess, in every game.
+func TestLichessColoursAlternate(t *testing.T) {
+	srv := lichesstest.New(lichesstest.Options{EventKeepAlive: 100 * time.Millisecond, GameKeepAlive: 100 * time.Millisecond})
+	t.Cleanup(srv.Close)
+	d := onlineDaemon(t, srv, "[lichess]\nseek = \"15+10\"\n")
+	ctx, cancel := context.WithTimeout(d.ctx, 60*time.Second)
+	defer cancel()
+	script := map[board.Color][]string{board.White: {"e2e4", "g1f3"}, board.Black: {"e7e5", "b8c6"}}
+	var side board.Color
+	h := &opponenttest.Hands{Door: d.runner, Timeout: 8 * time.Second, Choose: func(a *board.Analysis) board.Move {
+		moves := script[side]
+		i := a.Position.FullMove - 1
+		if i >= len(moves) {
+			t.Fatalf("the script has no move %d for %v", i+1, side)
+		}
+		m, err := board.ParseUCI(moves[i])
+		if err != nil {
+			t.Fatal(err)
+		}
+		return m
+	}}
+	tests := []struct {
+		side board.Color
+		opp  []string // the opponent's moves on lichess
+	}{
+		{board.White, []string{"e7e5", "b8c6"}},
+		{board.Black, []string{"e2e4", "g1f3"}},
+		{board.White, []string{"e7e5", "b8c6"}},
+	}
+	for n, tc := range tests {
+		waitFor(t, fmt.Sprintf("seek %d", n+1), func() bool { return len(srv.Seeks()) == 1 })
+		id, err := srv.MatchSeekAs(srv.Seeks()[0], tc.side, lichesstest.Opponent{Name: fmt.Sprint("Stranger", n+1), Moves: tc.opp})
+		if err != nil {
+			t.Fatal(err)
+		}
+		side, h.Human = tc.side, tc.side
+		if _, err := h.Play(ctx, func(s *game.Snapshot) bool { return s.Moves >= 4 && !s.HasAwaiting && s.Pending == nil }); err != nil {
+			v, _ := srv.Game(id)
+			t.Fatalf("game %d as %v: %v (lichess: %v)", n+1, tc.side, err, v.Moves)
+		}
+		want := []string{"e2e4", "e7e5", "g1f3", "b8c6"}
+		waitFor(t, fmt.Sprintf("game %d's moves on lichess", n+1), func() bool {
+			v, _ := srv.Game(id)
+			return slices.Equal(v.Moves, want)
+		})
+		_, m, _ := d.online.current()
+		if got := m.State().Side; got != tc.side.Other() {
+			t.Errorf("game %d: the remote side is %v, want %v", n+1, got, tc.side.Other())
+		}
+		if err := srv.OpponentResigns(id); err != nil {
+			t.Fatal(err)
+		}
+		waitFor(t, "the result on the board", func() bool {
+			s, err := d.runner.Snapshot(ctx)
+			return err == nil && s.Result != nil
+		})
+		waitFor(t, "the game over", func() bool {
+			_, _, searching := d.online.current()
+			return strings.Contains(searching, "begin a new game")
+		})
+		if err := d.runner.Submit(ctx, trace.Line{Kind: trace.Arbiter, Action: trace.ActionNewGame, Side: trace.SideArbiter}); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// The account's event stream stays open through a game (one stream, not
+// reopened at the game's end), is reconnected when lichess drops it, and
+// what it says during the game is seen: another game's gameFinish is
+// logged, and a challenge from a player boardd accepts waits for the game
+// to end and is then accepted.
+func TestLichessEventsDuringAGame(t *testing.T) {
+	srv := lichesstest.New(lichesstest.Options{EventKeepAlive: 100 * time.Millisecond, GameKeepAlive: 100 * time.Millisecond})
+	t.Cleanup(srv.Close)
+	id, err := srv.CreateGame(lichesstest.GameSpec{Side: board.White, Opponent: lichesstest.Opponent{Name: "First"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var logs syncLog
+	d, err := startOnlineDaemon(t, srv, "[lichess]\naccept = [\"alice\"]\n", &logs, func(o *lichess.Options) {
+		o.MinBackoff, o.MaxBackoff = 10*time.Millisecond, 100*time.Millisecond
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	playing := func(id string) bool {
+		s, _, _ := d.online.current()
+		return s != nil && s.State().GameID == id && s.State().Opponent != "" && s.State().Result == ""
+	}
+	waitFor(t, "the first game", func() bool { return playing(id) })
+	waitFor(t, "the event stream", func() bool { return srv.EventStreamsOpened() == 1 })
+
+	// Another game of the account's begins and ends meanwhile (in a
+	// browser): its gameFinish is seen.
+	other, err := srv.CreateGame(lichesstest.GameSpec{Side: board.Black, Opponent: lichesstest.Opponent{Name: "Elsewhere"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := srv.OpponentResigns(other); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "the other game's gameFinish in the log", func() bool {
+		return strings.Contains(logs.String(), "lichess: a game finished") && strings.Contains(logs.String(), "game="+other)
+	})
+	// Lichess drops the stream: it is opened again, the game goes on.
+	srv.DropStreams()
+	waitFor(t, "the event stream reconnected", func() bool { return srv.EventStreamsOpened() == 2 })
+	challenge := srv.Challenge(lichesstest.ChallengeSpec{Color: "white", Opponent: lichesstest.Opponent{ID: "alice", Name: "Alice"}})
+	waitFor(t, "the challenge seen during the game", func() bool {
+		return strings.Contains(logs.String(), "challenge="+challenge)
+	})
+	if left := srv.Challenges(); !slices.Contains(left, challenge) {
+		t.Errorf("the challenge was answered during the game: open challenges %v", left)
+	}
+	if !playing(id) {
+		t.Fatal("the first game stopped")
+	}
+	if err := srv.OpponentResigns(id); err != nil {
+		t.Fatal(err)
+	}
+	// The game over, the challenge waiting is accepted: the next game.
+	var next string
+	waitFor(t, "alice's game", func() bool {
+		s, _, _ := d.online.current()
+		if s == nil || s.State().GameID == id || s.State().Opponent != "Alice" {
+			return false
+		}
+		next = s.State().GameID
+		return true
+	})
+	if g, _ := srv.Game(next); g.Side != board.Black {
+		t.Errorf("alice's game: the board plays %v, want Black", g.Side)
+	}
+	if n := srv.EventStreamsOpened(); n != 2 {
+		t.Errorf("%d event streams opened, want 2 (the first, and one after the drop)", n)
+	}
+}
+
+// After a result, the men set up in the start position straight from the
+// final one (the board not cleared first) begin the board's new game, and
+// the next seek is sent; that game plays.
+func TestLichessSeeksAgainAtASetUpFromTheResult(t *testing.T) {
+	srv := lichesstest.New(lichesstest.Options{EventKeepAlive: 100 * time.Millisecond, GameKeepAlive: 100 * time.Millisecond})
+	t.Cleanup(srv.Close)
+	d := onlineDaemon(t, srv, "[lichess]\nseek = \"15+10\"\ncolor = \"white\"\n")
+	ctx, cancel := context.WithTimeout(d.ctx, 60*time.Second)
+	defer cancel()
+	h := &opponenttest.Hands{Door: d.runner, Human: board.White, Timeout: 8 * time.Second, Choose: func(a *board.Analysis) board.Move {
+		m, _ := board.ParseUCI([]string{"e2e4", "e4d5"}[a.Position.FullMove-1])
+		return m
+	}}
+	for n := 1; n <= 2; n++ {
+		waitFor(t, fmt.Sprintf("seek %d", n), func() bool { return len(srv.Seeks()) == 1 })
+		id, err := srv.MatchSeek(srv.Seeks()[0], lichesstest.Opponent{Name: fmt.Sprint("Stranger", n), Moves: []string{"d7d5", "b8c6"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		end, err := h.Play(ctx, func(s *game.Snapshot) bool { return s.Moves >= 4 && !s.HasAwaiting && s.Pending == nil })
+		if err != nil {
+			t.Fatalf("game %d: %v", n, err)
+		}
+		waitFor(t, fmt.Sprintf("game %d's moves on lichess", n), func() bool {
+			v, _ := srv.Game(id)
+			return len(v.Moves) == 4
+		})
+		if n == 2 {
+			if err := srv.OpponentResigns(id); err != nil {
+				t.Fatal(err)
+			}
+			waitFor(t, "the result on the board", func() bool {
+				s, err := d.runner.Snapshot(ctx)
+				return err == nil && s.Result != nil
+			})
+			break
+		}
+		// The men put back where they began, one at a time, the board
+		// never cleared.
+		start := board.Start()
+		for sq := board.Square(0); sq < 64; sq++ {
+			if m := end.Position.Men[sq]; m != board.NoMan && m != start.Men[sq] {
+				if err := d.runner.Submit(ctx, trace.Line{Kind: trace.Lift, Square: sq}); err != nil {
+					t.Fatal(err)
+				}
+				time.Sleep(5 * time.Millisecond)
+			}
+		}
+		for sq := board.Square(0); sq < 64; sq++ {
+			if m := start.Men[sq]; m != board.NoMan && end.Position.Men[sq] != m {
+				if err := d.runner.Submit(ctx, trace.Line{Kind: trace.Place, Square: sq}); err != nil {
+					t.Fatal(err)
+				}
+				time.Sleep(5 * time.Millisecond)
+			}
+		}
+		if err := srv.OpponentResigns(id); err != nil {
+			t.Fatal(err)
+		}
+		waitFor(t, "the board's new game", func() bool {
+			s, err := d.runner.Snapshot(ctx)
+			return err == nil && s.Result == nil && s.Mode == game.Play && !s.Syncing && s.Moves == 0
+		})
+	}
+}
+
+// A token revoked mid-game stops online play with the advice the check at
+// start gives (a new token with board:play, the file to put it in), in the
+// log, the online panel and the session's fault; boardd runs on.
+func TestLichessTokenRevokedMidGame(t *testing.T) {
+	srv := lichesstest.New(lichesstest.Options{EventKeepAlive: 100 * time.Millisecond, GameKeepAlive: 100 * time.Millisecond})
+	t.Cleanup(srv.Close)
+	id, err := srv.CreateGame(lichesstest.GameSpec{Side: board.White, Moves: []string{"e2e4", "e7e5"}, Opponent: lichesstest.Opponent{Name: "Rival"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var logs syncLog
+	d, err := startOnlineDaemon(t, srv, "", &logs, func(o *lichess.Options) {
+		o.MinBackoff, o.MaxBackoff = 10*time.Millisecond, 100*time.Millisecond
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "the game", func() bool {
+		s, _, _ := d.online.current()
+		return s != nil && s.State().GameID == id && s.State().Up
+	})
+	srv.RevokeToken(srv.Token())
+	srv.DropStreams()
+	var panel string
+	waitFor(t, "online play stopped", func() bool {
+		_, _, panel = d.online.current()
+		return strings.Contains(panel, "stopped")
+	})
+	s, _, _ := d.online.current()
+	tokenFile := filepath.Join(d.stateDir, lichess.TokenFile)
+	for _, where := range []struct{ name, text string }{
+		{"the online panel", panel},
+		{"the session's fault", s.State().Fault},
+		{"the log", logs.String()},
+	} {
+		for _, want := range []string{"lichess rejected the token", "create a new personal token with the board:play scope", lichess.TokenPage, lichess.TokenFile} {
+			if !strings.Contains(where.text, want) {
+				t.Errorf("%s lacks %q: %s", where.name, want, where.text)
+			}
+		}
+	}
+	if !strings.Contains(panel, tokenFile) {
+		t.Errorf("the online panel does not name the token's file %s: %s", tokenFile, panel)
+	}
+	if _, err := d.runner.Snapshot(d.ctx); err != nil {
+		t.Errorf("the board stopped with online play: %v", err)
 	}
 }

@@ -164,11 +164,18 @@ func (r *Recogniser) SetExpectation(t time.Duration, exp Expectation) {
 }
 
 func (r *Recogniser) expect(t time.Duration, exp Expectation) {
+	// A board that no longer shows the position of the game when it ends
+	// (the men set up again before the result came) has been changed by
+	// hands already: the start position it shows, or that they finish,
+	// starts the next game. So has a board changed since an earlier
+	// result.
+	handsAtWork := exp.Mode == AwaitNewGame && r.exp.Analysis != nil &&
+		(r.exp.Mode == AwaitNewGame && r.cleared || r.exp.Mode != AwaitNewGame && r.occ != r.exp.Analysis.Position.Occupancy())
 	r.exp = exp
 	r.resetEpisode()
 	r.turnTouches = r.turnTouches[:0]
 	r.segmented = nil
-	r.syncing, r.mismatch, r.cleared = false, false, false
+	r.syncing, r.mismatch, r.cleared = false, false, handsAtWork
 	r.deadline = timing.Never
 	r.showAt, r.shown = timing.Never, false
 	switch exp.Mode {

@@ -68,6 +68,20 @@ func (c *Client) TokenScopes(ctx context.Context) ([]string, error) {
 	return splitScopes(t.Scopes), nil
 }
 
+// TokenAdvice says what to do about err, a token lichess rejects (revoked,
+// expired, mistyped) or one lacking the board:play scope: create a new
+// token with that scope on TokenPage and put it in place of TokenFile. It
+// is "" for any other error.
+func TokenAdvice(err error) string {
+	switch {
+	case errors.Is(err, ErrTokenRejected):
+		return fmt.Sprintf("create a new personal token with the board:play scope at %s and replace %s with it", TokenPage, TokenFile)
+	case errors.Is(err, ErrMissingScope):
+		return fmt.Sprintf("create a new personal token with \"Play games with the board API\" (board:play) ticked at %s and replace %s with it", TokenPage, TokenFile)
+	}
+	return ""
+}
+
 // CheckToken checks, before play, that the token is good for the Board API:
 // lichess knows it, it has the board:play scope, and its account is not a
 // bot (bots play through the Bot API). It returns the account, or an error
@@ -76,7 +90,7 @@ func (c *Client) TokenScopes(ctx context.Context) ([]string, error) {
 func (c *Client) CheckToken(ctx context.Context) (Account, error) {
 	a, err := c.Account(ctx)
 	if errors.Is(err, ErrTokenRejected) {
-		return Account{}, fmt.Errorf("lichess: %w: create a new personal token with the board:play scope at %s and replace %s with it", ErrTokenRejected, TokenPage, TokenFile)
+		return Account{}, fmt.Errorf("lichess: %w: %s", ErrTokenRejected, TokenAdvice(err))
 	}
 	if err != nil {
 		return Account{}, err

@@ -663,9 +663,18 @@ func TestTakebacks(t *testing.T) {
 		t.Fatal(err)
 	}
 	h.waitPly(r, 0)
-	plans := r.rec.boardPlans()
-	if p := plans[len(plans)-1]; p.Retract != 1 || p.Conflict != nil {
-		t.Errorf("takeback plan %+v", p)
+	// The plan's hook may be told just after the snapshot changes.
+	var plan Plan
+	h.eventually("the takeback's plan", func() bool {
+		plans := r.rec.boardPlans()
+		if len(plans) == 0 {
+			return false
+		}
+		plan = plans[len(plans)-1]
+		return plan.Retract > 0
+	})
+	if plan.Retract != 1 || plan.Conflict != nil {
+		t.Errorf("takeback plan %+v", plan)
 	}
 	h.move(r, "d2d4")
 	h.waitServerPly(id, 1)

@@ -152,6 +152,26 @@ func Commands() []string {
 // not a fault).
 var ErrRefused = errors.New("online: refused")
 
+// TokenError is a game stopped because lichess no longer takes the token
+// (revoked, expired, or its board:play scope withdrawn): Err is lichess's
+// answer, Advice what to do (lichess.TokenAdvice). errors.Is finds
+// lichess.ErrTokenRejected or lichess.ErrMissingScope through it.
+type TokenError struct {
+	Err    error
+	Advice string
+}
+
+func (e *TokenError) Error() string {
+	what := lichess.ErrTokenRejected.Error()
+	if errors.Is(e.Err, lichess.ErrMissingScope) {
+		what = lichess.ErrMissingScope.Error()
+	}
+	return fmt.Sprintf("%s mid-game: %s (%v)", what, e.Advice, e.Err)
+}
+
+// Unwrap returns lichess's answer.
+func (e *TokenError) Unwrap() error { return e.Err }
+
 // Session plays one lichess game on the board. Build it with New, run it
 // with Run; give its Player to an opponent.Match.
 type Session struct {
@@ -412,6 +432,11 @@ func (s *Session) Run(ctx context.Context) error {
 		s.boardLoop(ctx)
 	}()
 	err := s.game.Run(ctx)
+	if advice := lichess.TokenAdvice(err); advice != "" && ctx.Err() == nil {
+		// The token revoked (or its scope withdrawn) mid-game: say what to
+		// do, as the check at start does.
+		err = &TokenError{Err: err, Advice: advice}
+	}
 	if err != nil && ctx.Err() == nil {
 		s.log.Error("online: the game cannot go on", "err", err)
 		s.update(func(st *State) { st.Fault, st.Up = err.Error(), false })

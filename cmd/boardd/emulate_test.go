@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -287,4 +288,51 @@ func flipParity(b []byte, i int) []byte {
 	out := append([]byte(nil), b...)
 	out[i] ^= 0x80
 	return out
+}
+
+// TestEmulateRelativePort parses --emulate as `boardd run` does: a
+// relative port is taken from the directory boardd is started in (and
+// logged absolute), as the flag's help, the docs and the fault all say; a
+// value that is no chesslink:PATH is refused with a fault saying so.
+func TestEmulateRelativePort(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	tests := []struct {
+		value string
+		code  int    // -1: boardd runs (stopped by the test)
+		want  string // in stderr
+	}{
+		{"chesslink:ptys/ttyGS0", -1, "port=" + filepath.Join(dir, "ptys", "ttyGS0")},
+		{"chesslink:", 2, `--emulate (emulate) = "chesslink:": expected chesslink:PATH, the serial port apps reach the board on, such as "chesslink:/dev/ttyGS0" (a relative PATH is taken from the directory boardd is started in)`},
+		{"ttyGS0", 2, `--emulate (emulate) = "ttyGS0": expected chesslink:PATH`},
+	}
+	for _, tc := range tests {
+		t.Run(tc.value, func(t *testing.T) {
+			ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+			defer cancel()
+			var stderr syncBuffer
+			env := &environment{stdin: strings.NewReader(""), stdout: io.Discard, stderr: &stderr, getenv: func(string) string { return "" }}
+			done := make(chan int, 1)
+			go func() {
+				done <- dispatch(ctx, env, []string{"run", "--state-dir", t.TempDir(), "--listen", "127.0.0.1:0", "--emulate", tc.value})
+			}()
+			if tc.code >= 0 {
+				if code := <-done; code != tc.code || !strings.Contains(stderr.String(), tc.want) {
+					t.Errorf("exit %d, stderr %q; want %d and %q", code, stderr.String(), tc.code, tc.want)
+				}
+				return
+			}
+			for !strings.Contains(stderr.String(), tc.want) {
+				select {
+				case code := <-done:
+					t.Fatalf("boardd exited %d; stderr %q, want %q", code, stderr.String(), tc.want)
+				case <-ctx.Done():
+					t.Fatalf("stderr %q lacks %q", stderr.String(), tc.want)
+				case <-time.After(10 * time.Millisecond):
+				}
+			}
+			cancel()
+			<-done
+		})
+	}
 }

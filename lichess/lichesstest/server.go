@@ -719,6 +719,16 @@ func (s *Server) serveSeek(w http.ResponseWriter, r *http.Request, u *userInfo) 
 // MatchSeek pairs the seek id with an opponent: the game starts (gameStart
 // in the event stream) and the seek's connection closes.
 func (s *Server) MatchSeek(id string, opp Opponent) (string, error) {
+	return s.matchSeek(id, nil, opp)
+}
+
+// MatchSeekAs is MatchSeek giving the account the side side in a seek for
+// a random colour (the draw lichess makes); a seek for a colour gets it.
+func (s *Server) MatchSeekAs(id string, side board.Color, opp Opponent) (string, error) {
+	return s.matchSeek(id, &side, opp)
+}
+
+func (s *Server) matchSeek(id string, random *board.Color, opp Opponent) (string, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	sk := s.seeks[id]
@@ -726,8 +736,11 @@ func (s *Server) MatchSeek(id string, opp Opponent) (string, error) {
 		return "", fmt.Errorf("lichesstest: no seek %s", id)
 	}
 	side := board.White
-	if sk.color == "black" {
+	switch {
+	case sk.color == "black":
 		side = board.Black
+	case sk.color != "white" && random != nil:
+		side = *random
 	}
 	spec := GameSpec{Side: side, Rated: sk.rated, Opponent: opp, Source: "lobby"}
 	if sk.days == 0 {
