@@ -617,6 +617,10 @@ func (g *Game) settle(t time.Duration) {
 				g.hint = nil    // the hint was for the position before
 				g.warning = nil // the warning was for the move before
 			}
+		}
+		// A warning stands beside the move it came with (reported just
+		// before it) until the next.
+		for _, r := range g.reports {
 			if r.Type == report.Irregularity && r.Chooser == report.WarnOnly {
 				w := r
 				g.warning = &w

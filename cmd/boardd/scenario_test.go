@@ -204,3 +204,21 @@ func checkScenario(t *testing.T, comment string, lines []map[string]any, raw str
 		t.Fatalf("last line is %v, want end", last["type"])
 	}
 }
+
+// TestReplayRefusesWarnOnlyInATournament: `boardd replay` refuses
+// --warn-only with --tournament, naming both, with exit status 2, whether
+// the command line or the trace's # flags: line gives them.
+func TestReplayRefusesWarnOnlyInATournament(t *testing.T) {
+	trace := filepath.Join("..", "..", "testdata", "laws", "sarratt1808-tournament-touch-move.trace")
+	for _, args := range [][]string{
+		{"replay", "--warn-only", "--tournament", "--trace", "-"},
+		{"replay", "--warn-only", "--trace", trace}, // the trace's own # flags: --tournament
+	} {
+		var stdout, stderr bytes.Buffer
+		env := &environment{stdin: strings.NewReader(""), stdout: &stdout, stderr: &stderr, getenv: func(string) string { return "" }}
+		code := dispatch(context.Background(), env, args)
+		if code != 2 || !strings.Contains(stderr.String(), "--warn-only and --tournament together") || stdout.Len() != 0 {
+			t.Errorf("boardd %s: exit %d, stderr %q, %d bytes out; want exit 2 naming --warn-only and --tournament, nothing out", strings.Join(args, " "), code, stderr.String(), stdout.Len())
+		}
+	}
+}
