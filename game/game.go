@@ -568,7 +568,11 @@ func (g *Game) SetWarnOnly(on bool) error {
 		return fmt.Errorf("warn-only: refused: %w", arbiter.ErrWarnOnlyTournament)
 	}
 	if n := g.arb.MoveCount(); n > 0 && g.arb.Result() == nil {
-		return fmt.Errorf("warn-only: refused during a game (%d moves made): switch it between games, before the first move or after the result", n)
+		moves := "moves"
+		if n == 1 {
+			moves = "move"
+		}
+		return fmt.Errorf("warn-only: refused during a game (%d %s made): switch it between games, before the first move or after the result", n, moves)
 	}
 	if err := g.arb.SetWarnOnly(on); err != nil {
 		return err

@@ -26,7 +26,7 @@ func TestWarnOnlySwitch(t *testing.T) {
 		on         bool   // warn-only after
 	}{
 		{name: "before the first move", value: "on", on: true},
-		{name: "mid-game", before: e4, value: "on", want: "refused during a game (1 moves made): switch it between games"},
+		{name: "mid-game", before: e4, value: "on", want: "refused during a game (1 move made): switch it between games"},
 		{name: "after the result", before: e4, result: true, value: "on", on: true},
 		{name: "in a tournament", tournament: true, value: "on", want: "a tournament exacts every penalty (--tournament), warn-only none (--warn-only)"},
 		{name: "off in a tournament", tournament: true, value: "off"},
