@@ -59,25 +59,31 @@ func (g *Game) warn(t time.Duration, d *decision) bool {
 		}
 	}
 	words := g.warningWords(d, penalties, required)
-	g.emit(report.Report{Type: report.Irregularity, T: t, Kind: d.kind, Law: d.law, Offender: d.offender.String(), Chooser: report.WarnOnly, Options: penalties, Reason: words})
+	warning := report.Report{Type: report.Irregularity, T: t, Kind: d.kind, Law: d.law, Offender: d.offender.String(), Chooser: report.WarnOnly, Options: penalties, Reason: words}
 	note := fmt.Sprintf("warning (warn-only), %s%s, %s: %s", d.kind, g.offenceLabel(d), d.law, strings.TrimPrefix(words, "Under "+string(d.law)+" "))
 	g.pending = nil
 	switch {
 	case d.pre:
 		// Nothing moved: the obligation the touch would impose is not.
+		g.emit(warning)
 		g.imposed = nil
 		g.comment(note)
 	case d.recorded:
+		g.emit(warning)
 		g.comment(note)
 		if required != "" {
 			g.applyToRecorded(t, d, required, report.WarnOnly)
 		}
 	case required == "":
+		// The move stands: it is recorded first, the warning after it
+		// (the page and the voice tell it with the move it is about).
 		g.recordStanding(t, d)
+		g.emit(warning)
 		g.comment(note)
 		g.imposed = nil
 		g.afterMove(t)
 	default:
+		g.emit(warning)
 		g.comment(note)
 		g.restoreTo(t, d.before, nil)
 	}

@@ -35,6 +35,9 @@ func TestBrowserWarnOnly(t *testing.T) {
 			waitJS(t, page, "the warning in the move list", `(document.querySelector('#moves li.note.irregularity') || {textContent: ''}).textContent === `+strconv.Quote(note))
 			waitJS(t, page, "the knight lit", `document.querySelector('rect.led[data-square="g1"]').dataset.role === 'option-1'`)
 			waitJS(t, page, "the switch greyed out mid-game", `document.getElementById('warn-only').disabled && document.getElementById('warn-only').closest('label').title.startsWith('switched between games')`)
+			if width == phoneWidth {
+				screenshot(t, page, "console-warn-only-phone.png")
+			}
 			l := measure(t, page)
 			if l.Page > l.Window || len(l.Overflowing) > 0 {
 				t.Errorf("the page lays out %v px wide in a window of %v px; wider than the window: %v", l.Page, l.Window, l.Overflowing)

@@ -623,7 +623,7 @@ func (g *Game) settle(t time.Duration) {
 			}
 		}
 		// A warning stands beside the move it came with (reported just
-		// before it) until the next.
+		// after it) until the next.
 		for _, r := range g.reports {
 			if r.Type == report.Irregularity && r.Chooser == report.WarnOnly {
 				w := r
