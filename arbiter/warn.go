@@ -188,7 +188,12 @@ func (g *Game) penaltyPhrase(d *decision, o report.Option) string {
 	}
 	w := id.Words()
 	if sq.Valid() && d.before != nil && id.NamesMan() {
-		if man := d.before.Position.Men[sq]; man != board.NoMan {
+		man := d.before.Position.Men[sq]
+		if man == board.NoMan && d.beforeFirst != nil {
+			// Successive moves: the man stood there before the first.
+			man = d.beforeFirst.Position.Men[sq]
+		}
+		if man != board.NoMan {
 			w = id.WordsOn(man.Kind().String(), sq.String())
 		}
 	}
