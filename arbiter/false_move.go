@@ -211,9 +211,14 @@ func withoutWaiver(ids []report.OptionID) []report.OptionID {
 	return out
 }
 
-// countIllegal applies fide2023:7.5.5.
+// countIllegal applies fide2023:7.5.5; under warn-only it only counts (the
+// warning's words say which illegal move it is): no time added, no loss by
+// a repeated illegal move.
 func (g *Game) countIllegal(t time.Duration, offender board.Color) {
 	g.illegal[offender]++
+	if g.opts.WarnOnly {
+		return
+	}
 	if g.OnIllegal != nil {
 		g.OnIllegal(t, offender, g.illegal[offender])
 	}

@@ -27,6 +27,9 @@ type Options struct {
 	// Tournament makes every penalty automatic: nobody may waive one, and
 	// where one option remains the arbiter applies it at once.
 	Tournament bool
+	// WarnOnly shows and explains each irregularity but exacts no penalty
+	// (warn.go); never with Tournament.
+	WarnOnly bool
 	// Clocked is true when a time control runs: under fide2023 a move is then
 	// completed by the clock press (fide2023:6.2.1).
 	Clocked bool
@@ -201,6 +204,9 @@ func StartPosition(setup, odds string) (board.Position, error) {
 func NewGame(opts Options) (*Game, error) {
 	if opts.Laws == nil {
 		return nil, fmt.Errorf("arbiter: no law-set")
+	}
+	if opts.WarnOnly && opts.Tournament {
+		return nil, fmt.Errorf("arbiter: %w", ErrWarnOnlyTournament)
 	}
 	start, err := StartPosition(opts.Setup, opts.Odds)
 	if err != nil {
@@ -461,6 +467,9 @@ func checkAppendixD(ls *lawset.LawSet, vi [2]bool) error {
 
 // raise reports an irregularity and, where nobody may choose, rules at once.
 func (g *Game) raise(t time.Duration, d *decision) {
+	if g.opts.WarnOnly && g.warn(t, d) {
+		return
+	}
 	g.pending = d
 	g.emit(report.Report{Type: report.Irregularity, T: t, Kind: d.kind, Law: d.law, Offender: d.offender.String(), Chooser: g.chooserName(d), Options: d.options, Reason: g.reason(d), Offending: offending(d)})
 	if len(d.options) == 1 && (d.chooser == lawset.ByArbiter || g.laws.NoWaiver || g.opts.Tournament) {

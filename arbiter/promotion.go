@@ -105,6 +105,15 @@ func (g *Game) awaitPromotionName(t time.Duration, rd *gesture.Reading) {
 func (g *Game) queenByArbiter(t time.Duration, rd *gesture.Reading) {
 	to := rd.Move.To.String()
 	g.record(t, rd, g.cur, true)
+	if g.opts.WarnOnly {
+		// The pawn must become something: a queen is the board's
+		// necessity, the count of 7.5.5 the penalty left unexacted.
+		words := fmt.Sprintf("Under %s the promotion piece must be named: the pawn becomes a queen, and the move counts as an illegal move (%s); warn-only: play on, not counted", g.laws.PromotionLaw, g.laws.IllegalMoveLaw)
+		g.emit(report.Report{Type: report.Irregularity, T: t, Kind: report.KindBadPromotion, Law: g.laws.PromotionLaw, Offender: rd.Mover.String(), Chooser: report.WarnOnly, Reason: words, Offending: rd.Move.UCI()})
+		g.comment(fmt.Sprintf("warning (warn-only), %s, %s: promotion not named, queen; not counted", report.KindBadPromotion, g.laws.PromotionLaw))
+		g.afterMove(t)
+		return
+	}
 	g.emit(report.Report{Type: report.Irregularity, T: t, Kind: report.KindBadPromotion, Law: g.laws.PromotionLaw, Offender: rd.Mover.String(), Chooser: report.Arbiter, Options: []report.Option{{ID: report.OptStand, Squares: []string{to}}}, Reason: "the promotion piece was not named: the pawn becomes a queen", Offending: rd.Move.UCI()})
 	g.emit(report.Report{Type: report.Ruling, T: t, Option: report.OptStand, By: report.Arbiter, Law: g.laws.PromotionLaw})
 	g.comment(fmt.Sprintf("%s, %s: promotion not named, queen", report.KindBadPromotion, g.laws.PromotionLaw))

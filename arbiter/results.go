@@ -219,6 +219,12 @@ func (g *Game) clockWithoutMove(t time.Duration, side board.Color) {
 	d := &decision{kind: report.KindClockWithoutMove, law: g.laws.ClockWithoutMoveLaw, offender: side, chooser: lawset.ByArbiter, pre: true, before: g.cur, provisional: g.cur, touched: board.NoSquare}
 	// No man moved: the option names the king of the side penalised.
 	d.options = []report.Option{{ID: report.OptStand, Squares: []string{g.cur.Position.KingSquare(side).String()}}}
+	if g.opts.WarnOnly {
+		words := fmt.Sprintf("Under %s the clock pressed without a move is penalised as an illegal move (%s); warn-only: play on, not counted", d.law, g.laws.IllegalMoveLaw)
+		g.emit(report.Report{Type: report.Irregularity, T: t, Kind: d.kind, Law: d.law, Offender: side.String(), Chooser: report.WarnOnly, Options: d.options, Reason: words})
+		g.comment(fmt.Sprintf("warning (warn-only), %s, %s: the clock pressed without a move; not counted", d.kind, d.law))
+		return
+	}
 	g.emit(report.Report{Type: report.Irregularity, T: t, Kind: d.kind, Law: d.law, Offender: side.String(), Chooser: report.Arbiter, Options: d.options, Reason: "the clock pressed without a move: penalised as an illegal move"})
 	g.emit(report.Report{Type: report.Ruling, T: t, Option: report.OptStand, By: report.Arbiter, Law: d.law})
 	g.comment(fmt.Sprintf("%s, %s: the clock pressed without a move", d.kind, d.law))
@@ -229,13 +235,16 @@ func (g *Game) clockWithoutMove(t time.Duration, side board.Color) {
 // play goes on, and where a clock runs the opponent gets extra time.
 func (g *Game) incorrectClaim(t time.Duration, claimant board.Color) {
 	reason := "incorrect claim: play goes on"
-	if g.opts.Clocked {
+	switch {
+	case g.opts.Clocked && g.opts.WarnOnly:
+		reason = "incorrect claim: play goes on (warn-only: no extra time to the opponent)"
+	case g.opts.Clocked:
 		reason = "incorrect claim: play goes on, extra time to the opponent"
 	}
 	law := g.laws.IncorrectClaimLaw
 	g.emit(report.Report{Type: report.Ruling, T: t, Option: report.OptRefused, By: report.Arbiter, Law: law, Reason: reason})
 	g.comment(fmt.Sprintf("claim by %s refused, %s", claimant, law))
-	if g.OnIncorrectClaim != nil {
+	if g.OnIncorrectClaim != nil && !g.opts.WarnOnly {
 		g.OnIncorrectClaim(t, claimant)
 	}
 }

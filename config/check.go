@@ -380,6 +380,9 @@ func (c *Config) Check() error {
 			fail("visually_impaired", c.VisuallyImpaired, fmt.Sprintf("the side of the player at the board, not the engine's (engine.side = %q)", c.Engine.Side))
 		}
 	}
+	if c.WarnOnly && c.Tournament {
+		fail("warn_only", c.WarnOnly, "false when tournament is on (tournament = true or --tournament): a tournament exacts every penalty, warn-only none; give one")
+	}
 	if c.Engine.Elo > 0 && c.Engine.Skill >= 0 {
 		fail("engine.skill", int64(c.Engine.Skill), "-1 (none) with engine.elo set: an Elo or a Skill Level, not both")
 	}

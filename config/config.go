@@ -39,6 +39,7 @@ const DefaultPath = "/etc/boardd/boardd.toml"
 type Config struct {
 	Laws        string // law-set id: laws
 	Tournament  bool   // tournament mode: tournament
+	WarnOnly    bool   // irregularities shown and explained, no penalty exacted: warn_only
 	TimeControl string // time control, empty for none: time_control
 	Listen      string // console address: listen
 	TLSCert     string // the console's certificate (PEM), empty for plain HTTP: tls_cert

@@ -250,7 +250,7 @@ func restOfBoard(from int) string {
 }
 
 // topKeys are the keys of the file's top level.
-const topKeys = `the keys here are black, board, board_id, buttons, clock_display, emulate, engine, hall, hands, laws, led, lichess, listen, log_level, pair, sensor, state_dir, time_control, tls_cert, tls_key, tournament, visually_impaired, voice, white`
+const topKeys = `the keys here are black, board, board_id, buttons, clock_display, emulate, engine, hall, hands, laws, led, lichess, listen, log_level, pair, sensor, state_dir, time_control, tls_cert, tls_key, tournament, visually_impaired, voice, warn_only, white`
 
 func TestParseInvalid(t *testing.T) {
 	cases := []struct {
@@ -265,7 +265,7 @@ func TestParseInvalid(t *testing.T) {
 wiring = "hc165"
 rat = 100`, []string{`sensor.rat = 100: expected no such key: the keys here are adc, along, debounce, fault_after, first, hc165, matrix, mcp23017, rate, retries, serpentine, squares, wiring`}},
 		{"unknown table", `[leds]
-wiring = "ws2812"`, []string{`leds = {wiring}: expected no such key: the keys here are black, board, board_id, buttons, clock_display, emulate, engine, hall, hands, laws, led, lichess, listen, log_level, pair, sensor, state_dir, time_control, tls_cert, tls_key, tournament, visually_impaired, voice, white`}},
+wiring = "ws2812"`, []string{`leds = {wiring}: expected no such key: the keys here are black, board, board_id, buttons, clock_display, emulate, engine, hall, hands, laws, led, lichess, listen, log_level, pair, sensor, state_dir, time_control, tls_cert, tls_key, tournament, visually_impaired, voice, warn_only, white`}},
 		{"engine side", `[engine]
 side = "both"`, []string{`engine.side = "both": expected white, black or random`}},
 		{"visually impaired side", `visually_impaired = "both"`, []string{`visually_impaired = "both": expected "white" or "black" (the side whose player is visually impaired), or "" for neither`}},
@@ -276,6 +276,7 @@ path = "/usr/games/stockfish"`, []string{`visually_impaired = "black": expected 
 visually_impaired = "white"`, []string{`visually_impaired = "white": expected "" under laws "nycc": a visually impaired player's board is read by FIDE's Appendix D (laws = "fide2023")`}},
 		{"settle too short", `[hands]
 settle = "20ms"`, []string{`hands.settle = "20ms": expected how long a move must stand still before it is made, a duration from 100ms to 2s such as "450ms"`}},
+		{"warn-only in a tournament", "tournament = true\nwarn_only = true", []string{`warn_only = true: expected false when tournament is on (tournament = true or --tournament): a tournament exacts every penalty, warn-only none; give one`}},
 		{"quick settle past settle", `[hands]
 settle = "300ms"
 quick_settle = "400ms"`, []string{`hands.quick_settle = "400ms": expected no longer than hands.settle (300ms): a move is shown as pending before it is made`}},

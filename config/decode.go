@@ -480,6 +480,7 @@ func (d *decoder) top(doc map[string]any, c *Config) {
 	d.table("", doc, map[string]field{
 		"laws":              d.str(&c.Laws, checkLaws),
 		"tournament":        d.boolean(&c.Tournament),
+		"warn_only":         d.boolean(&c.WarnOnly),
 		"time_control":      d.str(&c.TimeControl, checkTimeControl),
 		"white":             d.str(&c.White, checkPlayerName),
 		"black":             d.str(&c.Black, checkPlayerName),

@@ -92,6 +92,10 @@ func Example(wiring string) (string, error) {
 laws = "fide2023"
 # Tournament mode: the arbiter exacts every penalty; nobody may waive one.
 tournament = false
+# Warn-only, for casual games: each irregularity is shown and explained with
+# its law, but no penalty is exacted (an illegal move is still set back).
+# Never with tournament = true.
+warn_only = false
 # Time control, as --time-control takes it; "" for no clock. A preset
 # (hastings1895, fide-classical, fide-rapid, fide-blitz), or stages in seconds
 # joined by ':', each [moves/]seconds with an increment (+30), a simple delay

@@ -75,8 +75,14 @@ type State struct {
 	Simulated  bool   `json:"simulated"`
 	Laws       Laws   `json:"laws"`
 	Tournament bool   `json:"tournament"`
-	FEN        string `json:"fen"`
-	Turn       string `json:"turn"`
+	// WarnOnly: irregularities are shown and explained, no penalty
+	// exacted (boardd run --warn-only; POST .../warn-only switches it
+	// between games); Warning is the last warning given, until the next
+	// move.
+	WarnOnly bool     `json:"warn_only"`
+	Warning  *Warning `json:"warning,omitempty"`
+	FEN      string   `json:"fen"`
+	Turn     string   `json:"turn"`
 	// Men maps each occupied square to the FEN letter of the man shown
 	// standing there ("?" when the board cannot tell which man it is).
 	Men map[string]string `json:"men"`
@@ -361,6 +367,18 @@ type Move struct {
 type Note struct {
 	Ply    int             `json:"ply"`
 	Report json.RawMessage `json:"report"`
+}
+
+// Warning is an irregularity shown under warn-only: its kind, its law, the
+// offender, the squares of the penalty the law would have exacted (lit on
+// the board), and the words that explain it ("Under fide2023:4.3.1 you
+// would have to move the knight on g1; warn-only: play on").
+type Warning struct {
+	Kind     report.Kind `json:"kind"`
+	Law      report.Law  `json:"law"`
+	Offender string      `json:"offender"`
+	Squares  []string    `json:"squares"`
+	Words    string      `json:"words"`
 }
 
 // Pending is the irregularity waiting for a choice.

@@ -482,6 +482,13 @@ func (l *Local) snapshot(p *game.Game, now time.Duration) State {
 	if pr := snap.Pending; pr != nil {
 		st.Pending = &Pending{Kind: pr.Kind, Law: pr.Law, Offender: pr.Offender, Chooser: pr.Chooser, Options: pr.Options}
 	}
+	st.WarnOnly = snap.WarnOnly
+	if wr := snap.Warning; wr != nil {
+		st.Warning = &Warning{Kind: wr.Kind, Law: wr.Law, Offender: wr.Offender, Squares: []string{}, Words: wr.Reason}
+		for _, o := range wr.Options {
+			st.Warning.Squares = append(st.Warning.Squares, o.Squares...)
+		}
+	}
 	if ob := snap.Obligation; ob != nil {
 		st.Obligation = &Obligation{Side: ob.Side.String(), What: ob.What, Square: ob.Square.String(), Destinations: ob.Destinations.SquareNames(), Law: ob.Law}
 	}

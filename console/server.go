@@ -178,6 +178,7 @@ func (s *Server) routes() {
 	m.HandleFunc("/api/boards/{id}/input", s.post(s.board(s.input)))
 	m.HandleFunc("/api/boards/{id}/arbiter", s.post(s.board(s.arbiter)))
 	m.HandleFunc("/api/boards/{id}/opponent", s.post(s.board(s.opponent)))
+	m.HandleFunc("/api/boards/{id}/warn-only", s.post(s.board(s.warnOnly)))
 	m.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusNotFound, "no such endpoint: %s (docs/api.md lists them)", r.URL.Path)
 	})
@@ -621,6 +622,40 @@ func (s *Server) submit(w http.ResponseWriter, r *http.Request, h *hub, l trace.
 	default:
 		writeError(w, http.StatusInternalServerError, "%v", err)
 	}
+}
+
+// warnOnly switches warn-only for the board's games (irregularities shown
+// and explained, no penalty exacted), between games: {"value":"on"} or
+// "off". Who may: the arbiter (the token), and, on a simulated board, the
+// player at it (a host this console answers to), as for its engine: a home
+// board with no arbiter. A switch the game refuses (mid-game, in tournament
+// mode) is answered 409 with the game's words.
+func (s *Server) warnOnly(w http.ResponseWriter, r *http.Request, h *hub) {
+	who, ok := s.authenticate(w, r)
+	if !ok {
+		return
+	}
+	if who != arbiterRole {
+		switch {
+		case !h.b.Simulated():
+			writeError(w, http.StatusUnauthorized, "arbiter token required: board %s reads its sensors, and only its arbiter switches warn-only", h.b.ID())
+			return
+		case !s.hostAllowed(r):
+			writeError(w, http.StatusForbidden, "host %q is not one this console answers to for the simulated board without the arbiter token", r.Host)
+			return
+		}
+	}
+	obj, ok := readObject(w, r, "warn-only", "value")
+	if !ok {
+		return
+	}
+	value := obj["value"]
+	if value != "on" && value != "off" {
+		writeError(w, http.StatusBadRequest, "warn-only: value %q: want on or off", value)
+		return
+	}
+	s.log.Info("warn-only switched", "board", h.b.ID(), "value", value, "as", map[role]string{arbiterRole: "arbiter", spectator: "player"}[who], "from", r.RemoteAddr)
+	s.submit(w, r, h, trace.Line{Kind: trace.Arbiter, Action: trace.ActionWarnOnly, Value: value, Side: trace.SideArbiter})
 }
 
 // hostAllowed reports whether the request's Host may drive a simulated

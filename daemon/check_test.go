@@ -163,3 +163,37 @@ func TestCheckProbesTheEngine(t *testing.T) {
 		})
 	}
 }
+
+// TestCheckRefusesWarnOnlyInATournament: warn-only exacts no penalty, a
+// tournament every one; the check (as run) refuses them together, naming
+// both, whether each comes from the file or a flag, and takes either alone.
+func TestCheckRefusesWarnOnlyInATournament(t *testing.T) {
+	for _, c := range []struct {
+		name       string
+		file       string
+		warn, tour bool   // the flags
+		want       string // the fault's line; "" for none
+	}{
+		{"both keys", "tournament = true\nwarn_only = true\n", false, false, "warn_only = true: expected false when tournament is on (tournament = true or --tournament)"},
+		{"both flags", "", true, true, "--warn-only (warn_only) = true: expected false when tournament is on (tournament = true or --tournament)"},
+		{"--tournament on a warn-only file", "warn_only = true\n", false, true, "warn_only = true: expected false when tournament is on"},
+		{"--warn-only on a tournament file", "tournament = true\n", true, false, "--warn-only (warn_only) = true: expected false when tournament is on"},
+		{"warn-only alone", "warn_only = true\n", false, false, ""},
+		{"--warn-only alone", "", true, false, ""},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			path := writeFile(t, "boardd.toml", c.file)
+			cfg, err := Check(Options{Config: path, WarnOnly: c.warn, Tournament: c.tour})
+			if c.want == "" {
+				if err != nil || cfg == nil || !cfg.WarnOnly {
+					t.Fatalf("check: %v (warn_only %v), want warn-only taken", err, cfg != nil && cfg.WarnOnly)
+				}
+				return
+			}
+			var ue UsageError
+			if !errors.As(err, &ue) || !strings.Contains(err.Error(), c.want) {
+				t.Fatalf("check: %v, want a usage error saying %q", err, c.want)
+			}
+		})
+	}
+}

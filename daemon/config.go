@@ -81,6 +81,11 @@ func loadConfig(o *Options) (*config.Config, string, error) {
 	set("--visually-impaired", "visually_impaired", o.VisuallyImpaired, &c.VisuallyImpaired)
 	if o.Tournament {
 		c.Tournament = true
+		byFlag["tournament"] = "--tournament"
+	}
+	if o.WarnOnly {
+		c.WarnOnly = true
+		byFlag["warn_only"] = "--warn-only"
 	}
 	if err := engineFlags(o, c, byFlag); err != nil {
 		return nil, path, err
@@ -147,6 +152,7 @@ func (d *daemon) configure() error {
 	}
 	d.opts.Laws = c.Laws
 	d.opts.Tournament = c.Tournament
+	d.opts.WarnOnly = c.WarnOnly
 	d.opts.TimeControl = c.TimeControl
 	for tag, name := range map[string]string{"White": c.White, "Black": c.Black} {
 		if name == "" {

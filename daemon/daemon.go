@@ -42,6 +42,7 @@ type Options struct {
 	BoardID     string
 	TimeControl string
 	Tournament  bool
+	WarnOnly    bool // irregularities shown and explained, no penalty exacted
 	Odds        string
 	// NewGame archives a saved game in progress, unfinished, and begins a
 	// new game under the configured rules (--new-game); without it a

@@ -113,6 +113,12 @@ func (d *daemon) ruleConflicts(h journal.Header, inForce string) []string {
 	if d.o.Tournament && !h.Tournament {
 		out = append(out, "--tournament, and it is not in tournament mode")
 	}
+	if d.o.Tournament && h.WarnOnly {
+		out = append(out, "--tournament, and it is played warn-only (a tournament exacts every penalty)")
+	}
+	if d.o.WarnOnly && !h.WarnOnly {
+		out = append(out, "--warn-only, and it exacts its penalties")
+	}
 	return out
 }
 

@@ -94,6 +94,8 @@ func TestConfigurationChangeBetweenGames(t *testing.T) {
 			refused: "--laws sarratt1808, and it is under nycc; --odds rook, and it is played at no odds; --tournament, and it is not in tournament mode."},
 		{name: "--visually-impaired for a game with none", o: Options{VisuallyImpaired: "white"},
 			refused: "--visually-impaired white, and its visually impaired side is neither."},
+		{name: "--warn-only on a game that exacts its penalties", o: Options{Laws: "nycc", WarnOnly: true},
+			refused: "is not played under the rules asked for: --warn-only, and it exacts its penalties. Run without those flags to go on with it, or add --new-game"},
 		{name: "--laws for its own law-set", o: Options{Laws: "nycc"}, laws: "nycc", moves: 1, game: 1},
 		// The last: the game is archived.
 		{name: "--new-game with --laws", o: Options{Laws: "fide2023", NewGame: true}, laws: "fide2023", moves: 0, game: 2, archived: true,

@@ -84,8 +84,11 @@ type Options struct {
 	// (a replay); otherwise the other side's clock press starts it.
 	ClockAtFirstInput bool
 	Tournament        bool // every penalty exacted by the arbiter
-	Timing            Timing
-	Tags              map[string]string // PGN tags
+	// WarnOnly shows and explains each irregularity but exacts no penalty
+	// (a casual game, to learn the rules); never with Tournament.
+	WarnOnly bool
+	Timing   Timing
+	Tags     map[string]string // PGN tags
 	// Physical is the occupancy the board reads at time zero; nil means the
 	// board already shows the starting position.
 	Physical *board.Occupancy
@@ -129,6 +132,8 @@ type Game struct {
 	begun    bool
 
 	hint *board.Move // a move suggested to the player, until a move is made
+	// warning is the last warn-only warning, until the next move or ruling.
+	warning *report.Report
 
 	// version counts the changes anyone outside could see; the snapshot
 	// is built again only when it has moved.
@@ -178,7 +183,7 @@ func New(opts Options, observe func(report.Report)) (*Game, error) {
 	if err != nil {
 		return nil, err
 	}
-	arb, err := arbiter.NewGame(arbiter.Options{Laws: laws, Setup: opts.Setup, Odds: opts.Odds, Tournament: opts.Tournament, Clocked: control != nil, Tags: opts.Tags, VisuallyImpaired: vi})
+	arb, err := arbiter.NewGame(arbiter.Options{Laws: laws, Setup: opts.Setup, Odds: opts.Odds, Tournament: opts.Tournament, WarnOnly: opts.WarnOnly, Clocked: control != nil, Tags: opts.Tags, VisuallyImpaired: vi})
 	if err != nil {
 		return nil, err
 	}
@@ -517,8 +522,9 @@ const (
 )
 
 // Action carries out an arbiter action: trace.ActionNewGame (value: a FEN,
-// which must be a valid set-up, board.Validate; or empty), ActionAnnul, ActionLaws (value: a law-set id) or ActionResult
-// (value: 1-0, 0-1 or 1/2-1/2); or ActionResign (value: white or black) or
+// which must be a valid set-up, board.Validate; or empty), ActionAnnul, ActionLaws (value: a law-set id), ActionResult
+// (value: 1-0, 0-1 or 1/2-1/2) or ActionWarnOnly (value: on or off, between
+// games: see SetWarnOnly); or ActionResign (value: white or black) or
 // ActionAgreeDraw.
 //
 // Changing the law-set reconfigures every stage at once: the gesture
@@ -544,6 +550,8 @@ func (g *Game) Action(t time.Duration, action, value string) error {
 		err = g.arb.Declare(t, report.Outcome(value))
 	case trace.ActionLaws:
 		err = g.setLaws(t, value)
+	case trace.ActionWarnOnly:
+		err = g.setWarnOnly(value)
 	case ActionResign:
 		var side board.Color
 		if side, err = board.ParseColor(value); err != nil {
@@ -554,12 +562,55 @@ func (g *Game) Action(t time.Duration, action, value string) error {
 	case ActionAgreeDraw:
 		err = g.arb.AgreeDraw(t)
 	default:
-		err = fmt.Errorf("unknown arbiter action %q: want %s, %s, %s, %s, %s or %s", action, trace.ActionNewGame, trace.ActionAnnul, trace.ActionLaws, trace.ActionResult, ActionResign, ActionAgreeDraw)
+		err = fmt.Errorf("unknown arbiter action %q: want %s, %s, %s, %s, %s, %s or %s", action, trace.ActionNewGame, trace.ActionAnnul, trace.ActionLaws, trace.ActionResult, trace.ActionWarnOnly, ActionResign, ActionAgreeDraw)
 	}
 	g.rec.SetExpectation(t, g.arb.Expectation())
 	g.settle(t)
 	return err
 }
+
+// setWarnOnly carries out trace.ActionWarnOnly: value on or off.
+func (g *Game) setWarnOnly(value string) error {
+	var on bool
+	switch value {
+	case "on":
+		on = true
+	case "off":
+	default:
+		return fmt.Errorf("warn-only: value %q: want on or off", value)
+	}
+	return g.SetWarnOnly(on)
+}
+
+// SetWarnOnly switches warn-only, between games: before the game's first
+// move, or once it has a result (for the games after it). Mid-game it is
+// refused, as it is in tournament mode (a tournament exacts every
+// penalty), each with the reason in words.
+func (g *Game) SetWarnOnly(on bool) error {
+	if on == g.arb.WarnOnly() {
+		return nil
+	}
+	if on && g.opts.Tournament {
+		return fmt.Errorf("warn-only: refused: %w", arbiter.ErrWarnOnlyTournament)
+	}
+	if n := g.arb.MoveCount(); n > 0 && g.arb.Result() == nil {
+		moves := "moves"
+		if n == 1 {
+			moves = "move"
+		}
+		return fmt.Errorf("warn-only: refused during a game (%d %s made): switch it between games, before the first move or after the result", n, moves)
+	}
+	if err := g.arb.SetWarnOnly(on); err != nil {
+		return err
+	}
+	g.opts.WarnOnly = on
+	g.version++
+	return nil
+}
+
+// WarnOnly reports whether the game shows irregularities without exacting
+// their penalties.
+func (g *Game) WarnOnly() bool { return g.arb.WarnOnly() }
 
 // setLaws puts the law-set with the given id in force in every stage at t.
 func (g *Game) setLaws(t time.Duration, id string) error {
@@ -593,7 +644,16 @@ func (g *Game) settle(t time.Duration) {
 		g.version++
 		for _, r := range g.reports {
 			if r.Type == report.Move || r.Type == report.Ruling || r.Type == report.Result {
-				g.hint = nil // the hint was for the position before
+				g.hint = nil    // the hint was for the position before
+				g.warning = nil // the warning was for the move before
+			}
+		}
+		// A warning stands beside the move it came with (reported just
+		// after it) until the next.
+		for _, r := range g.reports {
+			if r.Type == report.Irregularity && r.Chooser == report.WarnOnly {
+				w := r
+				g.warning = &w
 			}
 		}
 	}

@@ -63,6 +63,12 @@ type Snapshot struct {
 	Laws *lawset.LawSet // the law-set in force (read only)
 	// Tournament: nobody may waive a penalty.
 	Tournament bool
+	// WarnOnly: irregularities are shown and explained, their penalties
+	// not exacted; Warning is the last warning given (an irregularity
+	// report whose Chooser is report.WarnOnly), until the next move or
+	// ruling.
+	WarnOnly bool
+	Warning  *report.Report
 	// Position is the game's current position (a false move left standing
 	// included); Moves counts the moves recorded.
 	Position board.Position
@@ -135,7 +141,7 @@ func (g *Game) Snapshot() *Snapshot {
 	exp := g.rec.Expectation()
 	syncing, mismatch := g.rec.Syncing()
 	s := &Snapshot{
-		T: g.now, Laws: g.laws, Tournament: g.opts.Tournament,
+		T: g.now, Laws: g.laws, Tournament: g.opts.Tournament, WarnOnly: g.arb.WarnOnly(), Warning: copyReport(g.warning),
 		Position: g.arb.Position(), Moves: g.arb.MoveCount(),
 		Mode: exp.Mode, Expected: exp.Analysis.Position,
 		Occupancy: g.rec.Occupancy(), InHand: g.rec.InHand(),

@@ -72,6 +72,7 @@ type Header struct {
 	TimeControl       string
 	ClockAtFirstInput bool
 	Tournament        bool // every penalty exacted by the arbiter
+	WarnOnly          bool // irregularities shown, penalties not exacted
 	// Remote names the sides played from off the board from the start (a
 	// game against an engine): trace.SideWhite, SideBlack or SideBoth; ""
 	// for none. A remote line in the journal changes it during the game.
@@ -94,7 +95,7 @@ type Header struct {
 func NewHeader(game uint64, opts game.Options, started time.Time) Header {
 	h := Header{
 		Game: game, Laws: opts.Laws, Setup: opts.Setup, Odds: opts.Odds,
-		TimeControl: opts.TimeControl, ClockAtFirstInput: opts.ClockAtFirstInput, Tournament: opts.Tournament,
+		TimeControl: opts.TimeControl, ClockAtFirstInput: opts.ClockAtFirstInput, Tournament: opts.Tournament, WarnOnly: opts.WarnOnly,
 		Tags: map[string]string{}, Started: started, Debounce: opts.Timing.Debounce,
 		Settle: opts.Timing.Settle, QuickSettle: opts.Timing.QuickSettle, OpenWait: opts.Timing.OpenWait,
 		Jadoube: opts.Timing.Jadoube, Bump: opts.Timing.Bump, Remote: RemoteSides(opts.Remote),
@@ -112,10 +113,10 @@ func NewHeader(game uint64, opts game.Options, started time.Time) Header {
 
 // SameRules reports whether a game begun with opts would be played under the
 // same rules as the header's: law-set, start, odds, time control, tournament
-// mode, the visually impaired side.
+// mode, warn-only, the visually impaired side.
 func (h Header) SameRules(opts game.Options) bool {
 	return h.Laws == opts.Laws && h.Setup == opts.Setup && h.Odds == opts.Odds && h.TimeControl == opts.TimeControl &&
-		h.ClockAtFirstInput == opts.ClockAtFirstInput && h.Tournament == opts.Tournament && h.VisuallyImpaired == opts.VisuallyImpaired
+		h.ClockAtFirstInput == opts.ClockAtFirstInput && h.Tournament == opts.Tournament && h.WarnOnly == opts.WarnOnly && h.VisuallyImpaired == opts.VisuallyImpaired
 }
 
 // Options returns the options of the game: base (the logger and
@@ -123,7 +124,7 @@ func (h Header) SameRules(opts game.Options) bool {
 // tags are a copy.
 func (h Header) Options(base game.Options) game.Options {
 	o := base
-	o.Laws, o.Setup, o.Odds, o.Tournament = h.Laws, h.Setup, h.Odds, h.Tournament
+	o.Laws, o.Setup, o.Odds, o.Tournament, o.WarnOnly = h.Laws, h.Setup, h.Odds, h.Tournament, h.WarnOnly
 	o.VisuallyImpaired = h.VisuallyImpaired
 	o.TimeControl, o.ClockAtFirstInput = h.TimeControl, h.ClockAtFirstInput
 	o.Timing.Debounce = h.Debounce
@@ -180,6 +181,7 @@ type headerWire struct {
 	Control    string            `json:"time_control,omitempty"`
 	AtFirst    bool              `json:"clock_at_first_input,omitempty"`
 	Tournament bool              `json:"tournament,omitempty"`
+	WarnOnly   bool              `json:"warn_only,omitempty"`
 	Remote     string            `json:"remote,omitempty"`
 	Blind      string            `json:"visually_impaired,omitempty"`
 	Tags       map[string]string `json:"tags,omitempty"`
@@ -221,7 +223,7 @@ func appendPrefix(dst []byte, t time.Duration, seq uint64) []byte {
 func AppendHeader(dst []byte, t time.Duration, seq uint64, h Header) ([]byte, error) {
 	w := headerWire{
 		Journal: Version, Game: h.Game, Laws: h.Laws, Setup: h.Setup, Odds: h.Odds,
-		Control: h.TimeControl, AtFirst: h.ClockAtFirstInput, Tournament: h.Tournament, Remote: h.Remote, Blind: h.VisuallyImpaired,
+		Control: h.TimeControl, AtFirst: h.ClockAtFirstInput, Tournament: h.Tournament, WarnOnly: h.WarnOnly, Remote: h.Remote, Blind: h.VisuallyImpaired,
 		Tags: h.Tags, Debounce: ms(h.Debounce), Settle: ms(h.Settle), Quick: ms(h.QuickSettle), OpenWait: ms(h.OpenWait), Jadoube: ms(h.Jadoube), Bump: ms(h.Bump),
 	}
 	if !h.Started.IsZero() {
@@ -336,7 +338,7 @@ func parseRecord(line []byte) (Record, error) {
 		}
 		h := &Header{
 			Game: w.Game, Laws: w.Laws, Setup: w.Setup, Odds: w.Odds,
-			TimeControl: w.Control, ClockAtFirstInput: w.AtFirst, Tournament: w.Tournament, Remote: w.Remote, VisuallyImpaired: w.Blind, Tags: w.Tags,
+			TimeControl: w.Control, ClockAtFirstInput: w.AtFirst, Tournament: w.Tournament, WarnOnly: w.WarnOnly, Remote: w.Remote, VisuallyImpaired: w.Blind, Tags: w.Tags,
 			Debounce: fromMS(w.Debounce), Settle: fromMS(w.Settle), QuickSettle: fromMS(w.Quick), OpenWait: fromMS(w.OpenWait), Jadoube: fromMS(w.Jadoube),
 			Bump: fromMS(w.Bump),
 		}

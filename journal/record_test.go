@@ -34,6 +34,15 @@ func TestRecordsRoundTrip(t *testing.T) {
 	if r.Kind != KindHeader || r.Seq != 41 || r.T != 1500*time.Millisecond || !reflect.DeepEqual(*r.Header, h) {
 		t.Errorf("header %s read back as %+v %+v", line, r, r.Header)
 	}
+	// A warn-only game's header (never a tournament's).
+	warn := h
+	warn.Tournament, warn.WarnOnly = false, true
+	if line, err = AppendHeader(nil, 0, 1, warn); err != nil {
+		t.Fatal(err)
+	}
+	if r, err = ParseRecord(line[:len(line)-1]); err != nil || !reflect.DeepEqual(*r.Header, warn) || !strings.Contains(string(line), `"warn_only":true`) {
+		t.Errorf("warn-only header %s read back as %+v, %v", line, r.Header, err)
+	}
 
 	inputs := []trace.Line{
 		{T: 10, Kind: trace.Lift, Square: 12},

@@ -148,7 +148,8 @@ func (r *Recorder) showFault() {
 func (r *Recorder) rotate(t time.Duration) {
 	g := r.game()
 	next := r.header
-	next.Laws = g.Laws().ID // an arbiter may have changed it during the game
+	next.Laws = g.Laws().ID      // an arbiter may have changed it during the game
+	next.WarnOnly = g.WarnOnly() // and warn-only, between games
 	// The sides played from off the board stay so in the next game; its
 	// journal says so from its header.
 	next.Remote = RemoteSides(g.Snapshot().Remote)

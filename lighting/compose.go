@@ -18,7 +18,8 @@ import (
 
 // Compose says what the LEDs say about a game as it stands: the squares to
 // fix while the board is out of step, the chooser's options while a ruling
-// waits, the man that must move and where it may go, the result at the end,
+// waits, the man that must move and where it may go, the men a warn-only
+// warning names (drawWarning), the result at the end,
 // otherwise the last move and the men in hand; and the four corners blinking
 // fast while the sensors cannot be trusted or the game is not being saved
 // (the journal cannot be written).
@@ -71,6 +72,9 @@ func draw(s *game.Snapshot) led.Frame {
 		drawCarry(&f, s)
 		return f
 	}
+	if w := s.Warning; w != nil {
+		drawWarning(&f, w)
+	}
 	if ob := s.Obligation; ob != nil {
 		blink := led.Steady
 		if ob.What == report.OptTakeTouched {
@@ -88,6 +92,21 @@ func draw(s *game.Snapshot) led.Frame {
 		drawLanding(&f, s)
 	}
 	return f
+}
+
+// drawWarning shows a warn-only warning until the next move: the man each
+// penalty the law would have exacted binds (its option's first square)
+// blinks slowly in that option's colour, as a choice would light it; the
+// console says the words. Nothing is waited for.
+func drawWarning(f *led.Frame, w *report.Report) {
+	for i, o := range w.Options {
+		if len(o.Squares) == 0 {
+			continue
+		}
+		if sq, err := board.ParseSquare(o.Squares[0]); err == nil {
+			f.Set(sq, led.OptionRole(i), led.Slow)
+		}
+	}
 }
 
 // drawLanding shows a move the hands appear to have made while the hand may

@@ -79,3 +79,42 @@ func TestJournalFaultLightsTheCorners(t *testing.T) {
 		t.Errorf("the journal fault did not clear")
 	}
 }
+
+// TestWarningLightsTheManTheLawWouldBind: under warn-only a touch-move
+// broken lights the touched knight in the first option's colour, slowly
+// blinking, while the move stands (nothing to choose, no must-move), and
+// the light goes with the adversary's reply.
+func TestWarningLightsTheManTheLawWouldBind(t *testing.T) {
+	p, err := game.New(game.Options{Laws: "sarratt1808", WarnOnly: true}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g1, _ := board.ParseSquare("g1")
+	for _, c := range []struct {
+		text string
+		at   time.Duration
+		role led.Role
+		want string
+	}{
+		{`{"t":0,"lift":"g1"}
+{"t":300,"place":"g1"}
+{"t":800,"lift":"e2"}
+{"t":1000,"place":"e4"}
+`, 2 * time.Second, led.Option1, "the warning lights the knight the law would bind"},
+		{`{"t":3000,"lift":"e7"}
+{"t":3300,"place":"e5"}
+`, 4 * time.Second, led.Off, "the warning's light goes with Black's reply"},
+	} {
+		lines, _ := trace.ReadAll(strings.NewReader(c.text))
+		for _, l := range lines {
+			if err := p.Input(l); err != nil {
+				t.Fatal(err)
+			}
+		}
+		p.Advance(c.at)
+		f := lighting.Compose(p.Snapshot())
+		if f.Role[g1] != c.role || c.role != led.Off && f.Blink[g1] != led.Slow {
+			t.Errorf("%s: g1 is %v %v, want %v\n%s", c.want, f.Role[g1], f.Blink[g1], c.role, f.String())
+		}
+	}
+}

@@ -129,6 +129,10 @@ const (
 	Black   Party = "black"
 	Arbiter Party = "arbiter"
 	Lapse   Party = "lapse" // ruling: the right to choose lapsed
+	// WarnOnly chooses nobody: the irregularity is shown and explained,
+	// its penalty not exacted (boardd run --warn-only); its Options are
+	// the penalty the law would have exacted, for the record.
+	WarnOnly Party = "warn-only"
 )
 
 // Law is a law's id: SET:NUMBER ("sarratt1808:13", "fide2023:7.5.1"); empty

@@ -67,6 +67,9 @@ const (
 	ActionAnnul   = "annul"    // annul the game and begin it anew from its start
 	ActionLaws    = "laws"     // change the law-set; value: the id
 	ActionResult  = "result"   // declare the result; value: 1-0, 0-1 or 1/2-1/2
+	// ActionWarnOnly switches warn-only (irregularities shown, penalties
+	// not exacted); value: on or off.
+	ActionWarnOnly = "warn-only"
 )
 
 // Sides that may appear in press, choose and promote lines.

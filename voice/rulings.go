@@ -167,6 +167,9 @@ func (w Words) Irregularity(r report.Report, before *board.Position) string {
 			kind = ws[1]
 		}
 	}
+	if r.Chooser == report.WarnOnly {
+		return w.warning(r, kind, before)
+	}
 	move := w.offendingMove(r.Offending, before)
 	switch {
 	case move != "":
@@ -236,6 +239,41 @@ func (w Words) offendingMove(uci string, before *board.Position) string {
 		from = map[bool]string{false: "from ", true: "von "}[w.german()]
 	}
 	return piece + from + w.square(m.From) + to + w.square(m.To)
+}
+
+// warning returns the words of a warn-only warning (nobody chooses): who
+// erred and how, the law, what it would have exacted (its options, not
+// offered), and that no penalty is exacted.
+func (w Words) warning(r report.Report, kind string, before *board.Position) string {
+	var b strings.Builder
+	what := kind
+	if move := w.offendingMove(r.Offending, before); move != "" {
+		what += ", " + move
+	}
+	if w.german() {
+		fmt.Fprintf(&b, "Warnung für %s: %s.", w.sideOf(r.Offender), what)
+	} else {
+		fmt.Fprintf(&b, "Warning for %s: %s.", w.sideOf(r.Offender), what)
+	}
+	b.WriteString(w.law(r.Law))
+	for i, o := range r.Options {
+		switch {
+		case i > 0 && w.german():
+			fmt.Fprintf(&b, " Oder: %s.", w.option(o, before))
+		case i > 0:
+			fmt.Fprintf(&b, " Or: %s.", w.option(o, before))
+		case w.german():
+			fmt.Fprintf(&b, " Nach der Regel: %s.", w.option(o, before))
+		default:
+			fmt.Fprintf(&b, " By the law: %s.", w.option(o, before))
+		}
+	}
+	if w.german() {
+		b.WriteString(" Nur eine Warnung: keine Strafe.")
+	} else {
+		b.WriteString(" Only a warning: no penalty.")
+	}
+	return b.String()
 }
 
 // chooser names who chooses (the subject of a sentence).

@@ -131,6 +131,8 @@ func TestIrregularityWords(t *testing.T) {
 	pinned, _ := board.ParseFEN("r1bqk1nr/ppp2ppp/2n5/1B2p3/1b2P3/2N5/PPPP1PPP/R1BQK1NR b KQkq - 0 1")
 	intoCheck := report.Report{Type: report.Irregularity, Kind: report.KindMovedIntoCheck, Law: "fide2023:7.5.1", Offender: "black", Chooser: report.Arbiter,
 		Options: []report.Option{{ID: report.OptRestore}}, Offending: "c6e5"}
+	warned := report.Report{Type: report.Irregularity, Kind: report.KindTouchMove, Law: "fide2023:4.3.1", Offender: "white", Chooser: report.WarnOnly,
+		Options: []report.Option{{ID: report.OptMoveTouched, Squares: []string{"g1", "f3", "h3"}}}}
 	for _, c := range []struct {
 		name   string
 		w      Words
@@ -138,6 +140,10 @@ func TestIrregularityWords(t *testing.T) {
 		before *board.Position
 		want   string
 	}{
+		{"warn-only: a warning, nobody chooses", Words{}, warned, &before,
+			"Warning for White: a touched man not moved. Article 4.3.1. By the law: He must move the knight on g1. Only a warning: no penalty."},
+		{"warn-only in German", Words{Lang: German}, warned, &before,
+			"Warnung für Weiß: eine berührte Figur nicht gezogen. Artikel 4.3.1. Nach der Regel: Er muss den Springer auf g1 ziehen. Nur eine Warnung: keine Strafe."},
 		{"options numbered, the man named", Words{}, touch, &before,
 			"Irregularity by White: a touched man not moved. Article 4.3.1. Black chooses. Option 1: Let the move stand. Option 2: He must move the knight on g1."},
 		{"the man unknown", Words{}, touch, nil,

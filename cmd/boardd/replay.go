@@ -26,7 +26,7 @@ func runReplay(ctx context.Context, env *environment, args []string) int {
 		usage: []string{"replay [flags] [--trace FILE | --trace -]"},
 		about: "Runs a trace (docs/trace-format.md: lifts, placements, frames, analogue frames, presses, choices, each with its time) through the whole game in virtual time, as fast as it can, and prints one JSON line per decision: touches, adjustments, moves, irregularities with the options the law gives, rulings, mismatches, results, and a last end line with the FEN and the PGN. The trace's own head comments `# laws: ID` and `# flags: ...` apply where the command line leaves the law-set or those flags unset.",
 		groups: []flagGroup{
-			{"The game", []string{"laws", "time-control", "tournament", "odds", "visually-impaired"}},
+			{"The game", []string{"laws", "time-control", "tournament", "warn-only", "odds", "visually-impaired"}},
 			{"Input and logs", []string{"trace", "calibration", "log-level"}},
 		},
 		examples: []string{
@@ -42,6 +42,7 @@ func runReplay(ctx context.Context, env *environment, args []string) int {
 	tracePath := fs.String("trace", "-", "trace file to replay, or - for standard input")
 	calPath := fs.String("calibration", "", "calibration file to read the trace's analogue frames through, as boardd run reads an analogue board (default: the one the trace's first line names, relative to the trace's directory; none: the occupancy recorded with the levels)")
 	tournament := fs.Bool("tournament", false, "tournament mode: the arbiter exacts every penalty, nobody may waive one")
+	warnOnly := fs.Bool("warn-only", false, "warn-only: each irregularity is shown and explained with its law, no penalty exacted (an illegal move is still set back); never with --tournament")
 	timeControl := fs.String("time-control", "", "time control: "+clock.Syntax)
 	odds := fs.String("odds", "", "a game at odds: the men given (squares, or pawn, knight, rook, queen, pawn-and-move), comma-separated; add 'move' to give the move too")
 	visuallyImpaired := fs.String("visually-impaired", "", "white or black: the side whose player is visually impaired, his lifts touches and his moves made once announced by FIDE's Appendix D (fide2023:D.2.2, D.2.3); fide2023 only")
@@ -77,6 +78,10 @@ func runReplay(ctx context.Context, env *environment, args []string) int {
 		fmt.Fprintf(env.stderr, "boardd: %v\n", err)
 		return 2
 	}
+	if *warnOnly && *tournament {
+		fmt.Fprintln(env.stderr, "boardd: --warn-only and --tournament together: a tournament exacts every penalty, warn-only none; give one")
+		return 2
+	}
 	if *timeControl != "" {
 		if _, err := clock.Parse(*timeControl); err != nil {
 			fmt.Fprintf(env.stderr, "boardd: --time-control: %v\n", err)
@@ -92,7 +97,7 @@ func runReplay(ctx context.Context, env *environment, args []string) int {
 		fmt.Fprintf(env.stderr, "boardd: %v\n", err)
 		return 2
 	}
-	opts := game.Options{Laws: *laws, Tournament: *tournament, Odds: *odds, TimeControl: *timeControl, VisuallyImpaired: *visuallyImpaired, ClockAtFirstInput: true, Logger: logger}
+	opts := game.Options{Laws: *laws, Tournament: *tournament, WarnOnly: *warnOnly, Odds: *odds, TimeControl: *timeControl, VisuallyImpaired: *visuallyImpaired, ClockAtFirstInput: true, Logger: logger}
 	openCal := func(path string) (game.AnalogClassifier, error) { return openTraceCalibration(path, logger) }
 	switch *calPath {
 	case "none":

@@ -17,7 +17,7 @@ func runDaemon(ctx context.Context, env *environment, args []string) int {
 		about: "Runs one board: it reads the configuration (the flags over it), restores the game in progress from the journal in the state directory or begins one, and serves the console, where the arbiter rules and, on a simulated board, the page is the board. It runs until interrupted (Ctrl-C, SIGTERM); the journal keeps the game across restarts and power cuts.\n\n" +
 			"With no configuration file and no --sensor, the board is simulated: open the console's address in a browser and play by clicking. The arbiter token is made at the first start and shown once in the log as a link.",
 		groups: []flagGroup{
-			{"The game", []string{"laws", "time-control", "tournament", "odds", "new-game"}},
+			{"The game", []string{"laws", "time-control", "tournament", "warn-only", "odds", "new-game"}},
 			{"The board", []string{"config", "sensor", "led", "input"}},
 			{"The console and the hall", []string{"listen", "tls-cert", "tls-key", "hall", "board-id"}},
 			{"Chess apps", []string{"emulate"}},
@@ -32,6 +32,7 @@ func runDaemon(ctx context.Context, env *environment, args []string) int {
 			"boardd run --laws sarratt1808       # under Sarratt's laws of 1808",
 			"boardd run --laws nycc --new-game   # archive the saved game and begin one under the NYCC code",
 			"boardd run --time-control 300+2     # five minutes and two seconds a move",
+			"boardd run --warn-only              # learn the rules: irregularities explained, no penalty exacted",
 			"boardd run --sensor serial:/dev/ttyACM0 --led serial:/dev/ttyACM0",
 			"boardd run --listen 0.0.0.0:8443 --tls-cert /etc/boardd/console.pem --tls-key /etc/boardd/console.key   # the console for the club's network, over HTTPS",
 			"boardd run --hall mqtts://broker.club.lan --board-id board-01",
@@ -58,6 +59,7 @@ func runDaemon(ctx context.Context, env *environment, args []string) int {
 	fs.StringVar(&o.BoardID, "board-id", "", "this board's id in the hall (default the host name)")
 	fs.StringVar(&o.TimeControl, "time-control", "", "time control: "+clock.Syntax+" (default: no clock)")
 	fs.BoolVar(&o.Tournament, "tournament", false, "tournament mode: the arbiter exacts every penalty, nobody may waive one")
+	fs.BoolVar(&o.WarnOnly, "warn-only", false, "warn-only, for casual games: each irregularity is shown and explained with its law, no penalty exacted (an illegal move is still set back); never with --tournament")
 	fs.StringVar(&o.Odds, "odds", "", "a game at odds: the men given (squares, or pawn, knight, rook, queen, pawn-and-move), comma-separated; add 'move' to give the move too")
 	fs.BoolVar(&o.NewGame, "new-game", false, "archive the saved game in progress, unfinished, and begin a new game under the rules asked for (without it a saved game goes on under its own rules, and is refused if --laws, --time-control, --odds or --tournament ask for others)")
 	fs.BoolVar(&o.TrustClock, "trust-clock", false, "date games by the wall clock even when no NTP daemon says it is synchronised (a PC, a VM or a container whose clock is set; also BOARDD_TRUST_CLOCK=1); by default a game is dated ????.??.?? until NTP, systemd-timesyncd or a hardware clock has set the clock")

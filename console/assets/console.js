@@ -154,6 +154,30 @@
     return queue;
   }
 
+  // warnOnly switches warn-only for the board's games (POST .../warn-only):
+  // the arbiter may, and the player at a simulated board.
+  function warnOnly(on) {
+    queue = queue.then(() => post(api('warn-only'), { value: on ? 'on' : 'off' }));
+    return queue;
+  }
+
+  // drawWarnOnly shows the last warning's words under the board, and the
+  // warn-only switch to whoever may use it (the arbiter; the player at a
+  // simulated board), greyed out with the reason while a game is under way
+  // or in tournament mode.
+  function drawWarnOnly(st) {
+    const w = el('warning');
+    w.hidden = !st.warning;
+    w.textContent = st.warning ? `Warning: ${st.warning.words}.` : '';
+    el('warn-only-row').hidden = !(st.simulated || role === 'arbiter');
+    const box = el('warn-only');
+    box.checked = !!st.warn_only;
+    const underway = st.moves.length > 0 && !st.result;
+    box.disabled = st.tournament || underway;
+    box.closest('label').title = st.tournament ? 'not in tournament mode: a tournament exacts every penalty'
+      : underway ? 'switched between games: before the first move or after the result' : '';
+  }
+
   // engineCommand gives the engine playing a side a command (POST
   // .../opponent): the player at a simulated board may, and the arbiter.
   function engineCommand(command, value) {
@@ -501,6 +525,7 @@
   function noteText(r) {
     switch (r.type) {
       case 'irregularity': {
+        if (r.chooser === 'warn-only') return `Warning, ${low(kindText(r.kind))} (${r.law}), ${r.offender}: ${r.reason}.`;
         const opts = (r.options || []).map((o) => low(words(o.id)));
         const how = opts.length === 1 ? opts[0] : `${chooserName(r.chooser)} chooses: ${and(opts, 'or')}`;
         return `${kindText(r.kind)} (${r.law}): ${cap(r.offender)} erred; ${how}${r.reason ? ' (' + r.reason + ')' : ''}.`;
@@ -856,7 +881,7 @@
     adopt(st);
     facing(st);
     document.title = `boardd ${st.board}`;
-    el('laws').textContent = `${st.laws.name} (${st.laws.id})${st.tournament ? ', tournament' : ''}`;
+    el('laws').textContent = `${st.laws.name} (${st.laws.id})${st.tournament ? ', tournament' : ''}${st.warn_only ? ', warn-only' : ''}`;
     el('laws').dataset.laws = st.laws.id;
     el('mode').textContent = st.simulated ? 'simulated board' : 'sensor board';
     el('sim').hidden = !st.simulated;
@@ -864,6 +889,7 @@
     drawSquares(st);
     drawPromotion(st);
     el('status').textContent = statusText(st);
+    drawWarnOnly(st);
     el('status').dataset.syncing = st.syncing ? (st.mismatch ? 'mismatch' : 'restore') : '';
     const fault = el('fault');
     fault.textContent = faultText(st);
@@ -1340,6 +1366,7 @@
         if (confirm(`Declare the result ${b.dataset.result}?`)) arbiterAction({ action: 'result', value: b.dataset.result });
       });
     }
+    el('warn-only').addEventListener('change', (e) => warnOnly(e.target.checked));
     el('laws-change').addEventListener('click', () => {
       const id = el('laws-select').value;
       if (id && confirm(`Change the law-set to ${id}?`)) arbiterAction({ action: 'laws', value: id });
