@@ -164,13 +164,16 @@ func (r *Recogniser) SetExpectation(t time.Duration, exp Expectation) {
 }
 
 func (r *Recogniser) expect(t time.Duration, exp Expectation) {
-	// A board that no longer shows the position of the game when it ends
-	// (the men set up again before the result came) has been changed by
-	// hands already: the start position it shows, or that they finish,
-	// starts the next game. So has a board changed since an earlier
-	// result.
+	// A board changed since the last move when the game ends (the men set
+	// up again before a remote result came) has been changed by hands
+	// already: the start position it shows, or that they finish, starts
+	// the next game. So has a board changed since an earlier result. The
+	// final position left standing is no new game, even when it stands
+	// as the initial position does: r.start is the board as the last
+	// move left it (the episode begun after it), not the expectation's
+	// position from before that move.
 	handsAtWork := exp.Mode == AwaitNewGame && r.exp.Analysis != nil &&
-		(r.exp.Mode == AwaitNewGame && r.cleared || r.exp.Mode != AwaitNewGame && r.occ != r.exp.Analysis.Position.Occupancy())
+		(r.exp.Mode == AwaitNewGame && r.cleared || r.exp.Mode != AwaitNewGame && r.occ != r.start)
 	r.exp = exp
 	r.resetEpisode()
 	r.turnTouches = r.turnTouches[:0]
