@@ -117,7 +117,9 @@ func (m *Match) TakeBack(ctx context.Context, plies int) error {
 	if err != nil {
 		return fmt.Errorf("%w: take back: %v", ErrRefused, err)
 	}
-	m.update(func(s *State) { s.Hint, s.HintEval, s.Draw = "", nil, "" })
+	// What was shown of the position taken back goes with it, until the
+	// opponent has evaluated the position the board goes back to.
+	m.update(func(s *State) { s.Hint, s.HintEval, s.Draw, s.Eval = "", nil, "", nil })
 	m.log.Info("opponent: moves taken back", "plies", plies)
 	return nil
 }
