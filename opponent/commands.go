@@ -96,14 +96,19 @@ func (m *Match) human() board.Color {
 
 // TakeBack takes back plies moves (0: the player's last move, and the
 // opponent's reply if it has been made): the board is guided back by the
-// LEDs, and the opponent's thinking on the position taken back stops.
+// LEDs, and the opponent's thinking on the position taken back stops. A
+// move of the player's still pending (his hand has just set the man down)
+// ends his hand: it is made, and it alone is taken back (game.TakeBack).
 func (m *Match) TakeBack(ctx context.Context, plies int) error {
 	snap, err := m.snapshot(ctx)
 	if err != nil {
 		return err
 	}
 	human := m.human()
-	if plies == 0 {
+	switch {
+	case snap.HasLanding && snap.Position.Turn == human:
+		plies = 1 // the move pending, once made
+	case plies == 0:
 		plies = 1
 		if snap.Position.Turn == human {
 			plies = 2

@@ -720,7 +720,7 @@
     const o = st.opponent;
     const over = st.result ? 'the game is over' : '';
     return {
-      takeback: st.moves.length ? '' : 'no move to take back',
+      takeback: st.moves.length || st.landing ? '' : 'no move to take back',
       hint: over || (o.thinking ? 'the engine is thinking' : o.hinting ? 'a hint is on its way' : ''),
       draw: over || (o.draw === 'offered' ? 'a draw is offered' : ''),
       resign: over,
