@@ -98,6 +98,9 @@ type Player struct {
 	// The worker's own.
 	sess *session
 	prev *game // the last game prepared, to check the next request faster
+	// unreported are faults recovered from (or met) while answering a
+	// request that was cancelled: the next reply lists them.
+	unreported []error
 }
 
 // job is one request waiting for the worker.
@@ -321,7 +324,10 @@ func (p *Player) answer(j *job) Result {
 	defer cancel()
 	stop := context.AfterFunc(p.ctx, cancel)
 	defer stop()
+	faults := p.unreported
+	p.unreported = nil
 	cancelled := func() Result {
+		p.unreported = faults // nobody heard of them: the next reply tells
 		if p.ctx.Err() != nil {
 			return Result{Err: ErrClosed}
 		}
@@ -332,10 +338,12 @@ func (p *Player) answer(j *job) Result {
 	}
 	g, err := prepare(j.req, p.prev)
 	if err != nil {
+		p.unreported = faults // a bad request is no answer: the next one tells
 		return Result{Err: err}
 	}
 	p.prev = g
 	if err := g.over(); err != nil {
+		p.unreported = faults
 		return Result{Err: err}
 	}
 	p.mu.Lock()
@@ -351,7 +359,7 @@ func (p *Player) answer(j *job) Result {
 
 	if j.kind == jobMove && !j.req.DrawOffered && p.o.Book != nil && (p.o.BookPlies == 0 || len(g.moves) < p.o.BookPlies) {
 		if m, ok := p.o.Book.pick(g.final, p.rng); ok {
-			return Result{Reply: Reply{Move: m, UCI: m.UCI(), SAN: g.final.SAN(m), FromBook: true, Engine: name, Level: level}}
+			return Result{Reply: Reply{Move: m, UCI: m.UCI(), SAN: g.final.SAN(m), FromBook: true, Engine: name, Level: level, Faults: faults}}
 		}
 	}
 
@@ -362,7 +370,6 @@ func (p *Player) answer(j *job) Result {
 	if j.kind == jobEvaluate {
 		req.Clocks = nil // the evaluation's own limit, not the mover's clock
 	}
-	var faults []error
 	var first error // the fault of the first attempt
 	for attempt := 0; attempt < 2; attempt++ {
 		if p.sess == nil {
@@ -391,6 +398,7 @@ func (p *Player) answer(j *job) Result {
 			p.sess.kill()
 			p.sess = nil
 			if ctx.Err() != nil {
+				faults = append(faults, err)
 				return cancelled()
 			}
 			if first == nil {

@@ -528,6 +528,7 @@ func (m *Match) evaluated(ctx context.Context, a Answer) {
 		m.log.Warn("opponent: no evaluation", "moves", f.ply, "err", a.Err)
 		return
 	}
+	m.recovered(a, false)
 	snap, err := m.snapshot(ctx)
 	if err != nil || !m.current(f, snap) {
 		return
@@ -653,15 +654,7 @@ func (m *Match) answered(ctx context.Context, a Answer) {
 		return
 	}
 	m.retryAt = 0
-	for _, err := range a.Recovered {
-		m.log.Warn("opponent: recovered from a fault", "err", err)
-	}
-	m.update(func(s *State) {
-		s.Fault = ""
-		if len(a.Recovered) > 0 {
-			s.Recovered = a.Recovered[len(a.Recovered)-1].Error()
-		}
-	})
+	m.recovered(a, true)
 	side := f.q.turn()
 	if f.key.draw {
 		m.mu.Lock()
@@ -703,6 +696,26 @@ func (m *Match) answered(ctx context.Context, a Answer) {
 	if m.o.Annotate != nil && a.Eval != nil {
 		m.note = &note{ply: f.ply, san: a.SAN, comment: evalComment(m.o.Player.Name(), a.Eval)}
 	}
+}
+
+// recovered logs and shows the faults a answered through (the engine
+// restarted and given the position again: for its move, a hint or an
+// evaluation alike); answering clears the fault shown when clear says so.
+func (m *Match) recovered(a Answer, clear bool) {
+	for _, err := range a.Recovered {
+		m.log.Warn("opponent: recovered from a fault", "err", err)
+	}
+	if len(a.Recovered) == 0 && !clear {
+		return
+	}
+	m.update(func(s *State) {
+		if clear {
+			s.Fault = ""
+		}
+		if len(a.Recovered) > 0 {
+			s.Recovered = a.Recovered[len(a.Recovered)-1].Error()
+		}
+	})
 }
 
 // annotate notes the evaluation of the opponent's last move once it is
@@ -775,6 +788,7 @@ func (m *Match) hinted(ctx context.Context, a Answer) {
 		}
 		return
 	}
+	m.recovered(a, false)
 	mv := a.Move
 	applied := false
 	err := m.o.Runner.Do(ctx, func(g *game.Game, now time.Duration) {
