@@ -76,3 +76,29 @@ func waitState(t *testing.T, r *rig, what string, cond func(State) bool) State {
 		time.Sleep(5 * time.Millisecond)
 	}
 }
+
+// The state never shows an evaluation or a hint of another position than
+// the game's: an opponent's figure for the start is dropped once a move is
+// made (whatever the opponent has not yet let go of).
+func TestStaleEvaluationsDropped(t *testing.T) {
+	tests := []struct {
+		name     string
+		moves    []string // inputs
+		wantEval bool
+	}{
+		{"the start, the evaluation's position", nil, true},
+		{"a move later", []string{`{"lift":"e2"}`, `{"place":"e4"}`, `{"press":"clock","side":"white"}`}, false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			r := newRig(t, rigOptions{opponent: &fakeOpponent{}})
+			for _, in := range tc.moves {
+				r.input(t, in)
+			}
+			st := waitState(t, r, "the moves", func(st State) bool { return len(st.Moves) == len(tc.moves)/3 })
+			if got := st.Opponent.Eval != nil; got != tc.wantEval {
+				t.Errorf("evaluation shown %v (%+v) with %d moves, want %v", got, st.Opponent.Eval, len(st.Moves), tc.wantEval)
+			}
+		})
+	}
+}
