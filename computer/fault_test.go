@@ -367,3 +367,40 @@ func TestContextEndsPlayer(t *testing.T) {
 		t.Errorf("result %+v", r)
 	}
 }
+
+// A fault met while answering a request that is then withdrawn (an
+// evaluation cancelled as the player moves, while the engine is restarted)
+// is not lost: the next reply lists it, so the console still tells of it.
+func TestFaultOfCancelledRequestReported(t *testing.T) {
+	vt := newVirtualTime()
+	path := fakeEngine(t, "crash-search", "good")
+	p := startPlayer(t, fakeOptions(t, path, vt))
+	ctx, cancel := context.WithCancel(context.Background())
+	ch := p.Evaluate(ctx, Request{Moves: []string{"e2e4"}})
+	// The engine crashes on "go"; the player waits 1s to restart it.
+	giveUp := time.Now().Add(20 * time.Second)
+	for !slices.Contains(vt.pending(), time.Second) {
+		if time.Now().After(giveUp) {
+			t.Fatalf("no restart awaited; deadlines %v", vt.pending())
+		}
+		time.Sleep(2 * time.Millisecond)
+	}
+	cancel()
+	if r := result(t, ch); !errors.Is(r.Err, context.Canceled) {
+		t.Fatalf("the withdrawn evaluation: %+v", r)
+	}
+	ch = p.Think(context.Background(), Request{Moves: []string{"e2e4", "e7e5"}})
+	walk(t, vt, path, []step{at(time.Second)}) // the restart's wait, from 0s
+	r := result(t, ch)
+	if r.Err != nil {
+		t.Fatal(r.Err)
+	}
+	if len(r.Reply.Faults) != 1 || !strings.Contains(r.Reply.Faults[0].Error(), "crashed while searching") {
+		t.Errorf("the next reply's faults %q, want the crash of the withdrawn request", r.Reply.Faults)
+	}
+	// The reply after it has nothing more to tell.
+	ch = p.Think(context.Background(), Request{Moves: []string{"e2e4", "e7e5", "a2a3", "a7a6"}})
+	if r := result(t, ch); r.Err != nil || len(r.Reply.Faults) != 0 {
+		t.Errorf("the reply after: %+v", r)
+	}
+}

@@ -28,6 +28,9 @@ type Options struct {
 	// Hint limits the search behind a hint, played at full strength; zero
 	// means DefaultHintTime.
 	Hint Limit
+	// Evaluate limits the search behind an evaluation of a position
+	// (Evaluate), played at full strength; zero means Hint's limit.
+	Evaluate Limit
 	// Book is an opening book to play from (nil: none); BookPlies stops
 	// using it once that many plies have been played (0: while the book has
 	// the position).
@@ -95,15 +98,28 @@ type Player struct {
 	// The worker's own.
 	sess *session
 	prev *game // the last game prepared, to check the next request faster
+	// unreported are faults recovered from (or met) while answering a
+	// request that was cancelled: the next reply lists them.
+	unreported []error
 }
 
 // job is one request waiting for the worker.
 type job struct {
 	ctx  context.Context
-	hint bool
+	kind jobKind
 	req  Request
 	out  chan Result
 }
+
+// jobKind says what a request asks: the computer's move, a hint, or an
+// evaluation.
+type jobKind uint8
+
+const (
+	jobMove jobKind = iota
+	jobHint
+	jobEvaluate
+)
 
 // Start starts the engine at o.Path, takes it through the UCI handshake and
 // sets its level. An engine that cannot be started or does not finish the
@@ -129,6 +145,9 @@ func Start(ctx context.Context, o Options) (*Player, error) {
 	}
 	if o.Hint.IsZero() {
 		o.Hint = Limit{MoveTime: DefaultHintTime}
+	}
+	if o.Evaluate.IsZero() {
+		o.Evaluate = o.Hint
 	}
 	if o.Draw == nil {
 		d := DefaultDrawPolicy()
@@ -172,17 +191,27 @@ func Start(ctx context.Context, o Options) (*Player, error) {
 // Result. Cancelling ctx (a take-back, a new game) stops the engine's search
 // ("stop") and delivers an error wrapping ctx's.
 func (p *Player) Think(ctx context.Context, req Request) <-chan Result {
-	return p.submit(ctx, req, false)
+	return p.submit(ctx, req, jobMove)
 }
 
 // Hint asks for the engine's best move for the side to move (the human), at
 // full strength within Options.Hint, never from the book. Like Think it
 // returns at once.
 func (p *Player) Hint(ctx context.Context, req Request) <-chan Result {
-	return p.submit(ctx, req, true)
+	return p.submit(ctx, req, jobHint)
 }
 
-func (p *Player) submit(ctx context.Context, req Request, hint bool) <-chan Result {
+// Evaluate asks for the engine's evaluation of the request's position
+// (whoever is to move), searched at full strength within
+// Options.Evaluate, never from the book: the reply's Info carries the
+// score (Info.White from White's point of view) and the best line; its
+// move is the engine's best, played by nobody. Like Think it returns at
+// once, and cancelling ctx stops the search.
+func (p *Player) Evaluate(ctx context.Context, req Request) <-chan Result {
+	return p.submit(ctx, req, jobEvaluate)
+}
+
+func (p *Player) submit(ctx context.Context, req Request, kind jobKind) <-chan Result {
 	out := make(chan Result, 1)
 	p.mu.Lock()
 	if p.closed {
@@ -190,7 +219,7 @@ func (p *Player) submit(ctx context.Context, req Request, hint bool) <-chan Resu
 		out <- Result{Err: ErrClosed}
 		return out
 	}
-	p.queue = append(p.queue, &job{ctx: ctx, hint: hint, req: req, out: out})
+	p.queue = append(p.queue, &job{ctx: ctx, kind: kind, req: req, out: out})
 	p.mu.Unlock()
 	select {
 	case p.wake <- struct{}{}:
@@ -295,7 +324,10 @@ func (p *Player) answer(j *job) Result {
 	defer cancel()
 	stop := context.AfterFunc(p.ctx, cancel)
 	defer stop()
+	faults := p.unreported
+	p.unreported = nil
 	cancelled := func() Result {
+		p.unreported = faults // nobody heard of them: the next reply tells
 		if p.ctx.Err() != nil {
 			return Result{Err: ErrClosed}
 		}
@@ -306,31 +338,38 @@ func (p *Player) answer(j *job) Result {
 	}
 	g, err := prepare(j.req, p.prev)
 	if err != nil {
+		p.unreported = faults // a bad request is no answer: the next one tells
 		return Result{Err: err}
 	}
 	p.prev = g
 	if err := g.over(); err != nil {
+		p.unreported = faults
 		return Result{Err: err}
 	}
 	p.mu.Lock()
 	st, name := p.strength, p.name
 	p.mu.Unlock()
-	if j.hint {
+	switch j.kind {
+	case jobHint:
 		st = strength{kind: StrengthFull, limit: p.o.Hint, text: p.o.Hint.String()}
+	case jobEvaluate:
+		st = strength{kind: StrengthFull, limit: p.o.Evaluate, text: p.o.Evaluate.String()}
 	}
 	level := name + ", " + st.text
 
-	if !j.hint && !j.req.DrawOffered && p.o.Book != nil && (p.o.BookPlies == 0 || len(g.moves) < p.o.BookPlies) {
+	if j.kind == jobMove && !j.req.DrawOffered && p.o.Book != nil && (p.o.BookPlies == 0 || len(g.moves) < p.o.BookPlies) {
 		if m, ok := p.o.Book.pick(g.final, p.rng); ok {
-			return Result{Reply: Reply{Move: m, UCI: m.UCI(), SAN: g.final.SAN(m), FromBook: true, Engine: name, Level: level}}
+			return Result{Reply: Reply{Move: m, UCI: m.UCI(), SAN: g.final.SAN(m), FromBook: true, Engine: name, Level: level, Faults: faults}}
 		}
 	}
 
 	req := j.req
-	if j.hint {
+	if j.kind != jobMove {
 		req.DrawOffered = false
 	}
-	var faults []error
+	if j.kind == jobEvaluate {
+		req.Clocks = nil // the evaluation's own limit, not the mover's clock
+	}
 	var first error // the fault of the first attempt
 	for attempt := 0; attempt < 2; attempt++ {
 		if p.sess == nil {
@@ -343,7 +382,7 @@ func (p *Player) answer(j *job) Result {
 			p.mu.Lock()
 			st2, name2 := p.strength, p.name
 			p.mu.Unlock()
-			if !j.hint {
+			if j.kind == jobMove {
 				st = st2
 			}
 			name, level = name2, name2+", "+st.text
@@ -359,6 +398,7 @@ func (p *Player) answer(j *job) Result {
 			p.sess.kill()
 			p.sess = nil
 			if ctx.Err() != nil {
+				faults = append(faults, err)
 				return cancelled()
 			}
 			if first == nil {

@@ -86,7 +86,9 @@ type Reply struct {
 	Engine, Level string
 	// Faults are the faults met and recovered from while answering: the
 	// engine crashed, hung or answered garbage, and was restarted and given
-	// the position again. Each is a *FaultError.
+	// the position again. Faults met while answering a request cancelled
+	// since the last reply (an evaluation withdrawn as the player moved)
+	// are listed in the next one. Each is a *FaultError.
 	Faults []error
 }
 

@@ -227,3 +227,41 @@ func TestStockfishDrawOffers(t *testing.T) {
 		})
 	}
 }
+
+// An evaluation is the position's score from White's point of view,
+// whoever is to move, at full strength whatever the level: a weakened
+// engine still sees a queen up as a queen up.
+func TestStockfishEvaluate(t *testing.T) {
+	p := startPlayer(t, Options{Path: stockfish(t), Level: Level{Strength: StrengthSkill, Skill: 0, Limit: Limit{Depth: 1}}, Evaluate: Limit{Depth: 6}})
+	for _, tc := range []struct {
+		name, fen string
+		white     int // the sign of White's score: 1 or -1
+	}{
+		{"White a queen up, White to move", "4k3/8/8/8/8/8/3Q4/4K3 w - - 0 30", 1},
+		{"White a queen up, Black to move", "4k3/8/8/8/8/8/3Q4/4K3 b - - 0 30", 1},
+		{"Black a queen up, White to move", "4k3/3q4/8/8/8/8/8/4K3 w - - 0 30", -1},
+		{"Black a queen up, Black to move", "4k3/3q4/8/8/8/8/8/4K3 b - - 0 30", -1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := result(t, p.Evaluate(context.Background(), Request{StartFEN: tc.fen, Moves: []string{}}))
+			if r.Err != nil {
+				t.Fatal(r.Err)
+			}
+			info := r.Reply.Info
+			if !info.Scored || info.Depth < 6 {
+				t.Fatalf("info %+v: want a score at depth 6", info)
+			}
+			w := info.White
+			sign := 0
+			switch {
+			case w.Mate > 0 || (w.Mate == 0 && w.Centipawns > 300):
+				sign = 1
+			case w.Mate < 0 || (w.Mate == 0 && w.Centipawns < -300):
+				sign = -1
+			}
+			if sign != tc.white {
+				t.Errorf("White's score %v (the mover's %v), want the sign %+d, a queen's worth", w, info.Score, tc.white)
+			}
+		})
+	}
+}

@@ -202,12 +202,17 @@ type Opponent struct {
 	Thinking bool `json:"thinking"`
 	Hinting  bool `json:"hinting"`
 	// Move is its last move (SAN), Book whether it came from its opening
-	// book, Eval what it thought of the position it moved in (absent when
-	// evaluations are off or it said nothing).
+	// book. Eval is its evaluation of the game's position as it stands
+	// (Eval.Ply moves in), from White's point of view; absent when
+	// evaluations are off, and until the position's evaluation comes (it
+	// never shows an earlier position's).
 	Move string      `json:"move,omitempty"`
 	Book bool        `json:"book,omitempty"`
 	Eval *Evaluation `json:"eval,omitempty"`
-	// Hint is the last hint given (SAN), with its evaluation.
+	// Hint is the move it suggests to the player in the position as it
+	// stands (SAN), with its evaluation of that position (HintEval,
+	// White's point of view, its PV starting with the hint); both go
+	// when the position changes.
 	Hint     string      `json:"hint,omitempty"`
 	HintEval *Evaluation `json:"hint_eval,omitempty"`
 	// Draw: what became of the player's draw offer: offered, declined or
@@ -273,6 +278,9 @@ type Evaluation struct {
 	// Depth of the search in plies, and the principal variation in SAN.
 	Depth int      `json:"depth"`
 	PV    []string `json:"pv"`
+	// Ply is the position evaluated: the one after that many moves of the
+	// game (the length of the state's moves), 0 for the start.
+	Ply int `json:"ply"`
 }
 
 // OpponentSource gives a Local board its opponent (LocalOptions.Opponent):

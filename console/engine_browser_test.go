@@ -19,18 +19,24 @@ import (
 )
 
 // withStockfish is a rig's opponent: Stockfish at skill 0, depth 2, playing
-// Black, its evaluations shown.
+// Black, its evaluations shown (the positions it does not move in
+// evaluated to depth 4).
 func withStockfish(t testing.TB, r *game.Runner) OpponentSource {
+	return withStockfishAt(t, r, "skill:0,depth:2")
+}
+
+// withStockfishAt is withStockfish at another level.
+func withStockfishAt(t testing.TB, r *game.Runner, lv string) OpponentSource {
 	const path = "/usr/games/stockfish"
 	if _, err := os.Stat(path); err != nil {
 		t.Skipf("Stockfish is not installed (apt-get install stockfish): %v", err)
 	}
-	level, _ := computer.ParseLevel("skill:0,depth:2")
-	p, err := computer.Start(context.Background(), computer.Options{Path: path, Level: level})
+	level, _ := computer.ParseLevel(lv)
+	p, err := computer.Start(context.Background(), computer.Options{Path: path, Level: level, Evaluate: computer.Limit{Depth: 4}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	m, err := opponent.New(opponent.Options{Runner: r, Player: opponent.NewEngine(p), Side: opponent.Black})
+	m, err := opponent.New(opponent.Options{Runner: r, Player: opponent.NewEngine(p), Side: opponent.Black, Evaluate: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -96,7 +102,7 @@ func TestBrowserPlaysStockfish(t *testing.T) {
 
 	// A hint, lit in violet on the board and said in words.
 	click(t, page, `#engine-hint`)
-	waitJS(t, page, "the hint", `document.querySelectorAll('rect.led[data-role="hint"]').length === 2 && /Hint: /.test(document.getElementById('engine-doing').textContent)`)
+	waitJS(t, page, "the hint", `document.querySelectorAll('rect.led[data-role="hint"]').length === 2 && /^Hint: .*, [-+#0-9.]+ for White/.test(document.getElementById('engine-hint-said').textContent)`)
 
 	// Take back the last move and the reply: the board is lit to be put
 	// back.

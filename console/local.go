@@ -513,8 +513,25 @@ func (l *Local) snapshot(p *game.Game, now time.Duration) State {
 	}
 	if l.opts.Opponent != nil {
 		st.Opponent = l.opts.Opponent.Opponent()
+		dropStaleEvals(st.Opponent, snap.Moves)
 	}
 	return st
+}
+
+// dropStaleEvals drops from o the evaluations of another position than the
+// one after moves (one the opponent had not yet let go of when the game
+// changed, a take-back just made), so that the state never shows an
+// earlier position's figure.
+func dropStaleEvals(o *Opponent, moves int) {
+	if o == nil {
+		return
+	}
+	if o.Eval != nil && o.Eval.Ply != moves {
+		o.Eval = nil
+	}
+	if o.HintEval != nil && o.HintEval.Ply != moves {
+		o.Hint, o.HintEval = "", nil
+	}
 }
 
 // playersOf names the players from a game's tags; "?" is unknown.

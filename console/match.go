@@ -50,7 +50,7 @@ func evaluation(e *opponent.Eval) *Evaluation {
 	if pv == nil {
 		pv = []string{}
 	}
-	return &Evaluation{Score: e.White.String(), Centipawns: e.White.Centipawns, Mate: e.White.Mate, Depth: e.Depth, PV: pv}
+	return &Evaluation{Score: e.White.String(), Centipawns: e.White.Centipawns, Mate: e.White.Mate, Depth: e.Depth, PV: pv, Ply: e.Ply}
 }
 
 // Command carries out a command; what the match refuses is a RefusedError

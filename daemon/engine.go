@@ -177,6 +177,7 @@ func (d *daemon) startEngine() error {
 	}
 	if e.Evaluate {
 		o.Annotate = eng.annotate
+		o.Evaluate = true
 	}
 	m, err := opponent.New(o)
 	if err != nil {

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/boardd/boardd/board"
+	"github.com/boardd/boardd/console"
 	"github.com/boardd/boardd/game"
 	"github.com/boardd/boardd/journal"
 	"github.com/boardd/boardd/opponent/opponenttest"
@@ -127,9 +128,22 @@ func TestEngineGameSurvivesARestart(t *testing.T) {
 	if _, err := h.Play(ctx, func(s *game.Snapshot) bool { return s.Moves >= 4 }); err != nil {
 		t.Fatal(err)
 	}
-	st, err := door.State(ctx)
-	if err != nil {
-		t.Fatal(err)
+	// The evaluation of the position as it stands comes once the engine
+	// has evaluated it.
+	var st console.State
+	for {
+		var err error
+		if st, err = door.State(ctx); err != nil {
+			t.Fatal(err)
+		}
+		if o := st.Opponent; o != nil && o.Eval != nil && o.Eval.Ply == len(st.Moves) {
+			break
+		}
+		select {
+		case <-ctx.Done():
+			t.Fatalf("no evaluation of the position after %d moves: %+v", len(st.Moves), st.Opponent)
+		case <-time.After(20 * time.Millisecond):
+		}
 	}
 	if o := st.Opponent; o == nil || o.Name != "Stockfish 15.1" && !strings.HasPrefix(o.Name, "Stockfish") || o.Side != "black" || o.Level != "depth 3" || o.Eval == nil {
 		t.Errorf("opponent %+v", st.Opponent)

@@ -707,8 +707,20 @@ func (g *Game) Play(t time.Duration, m board.Move) error {
 
 // TakeBack takes back the last plies moves at the request of the player
 // by (against an engine); the board is guided back to the position before.
+//
+// The request ends by's hand: a legal move of his that his hand has just
+// set down, still pending (Snapshot.Landing, or not yet shown), is made
+// first, and then it alone is taken back, whatever plies says: never the
+// moves before it, and never the move just made thrown away.
 func (g *Game) TakeBack(t time.Duration, plies int, by board.Color) error {
 	g.Advance(t)
+	before := g.arb.MoveCount()
+	if g.rec.EndHand(t, by) {
+		g.settle(t)
+		if g.arb.MoveCount() == before+1 {
+			plies = 1
+		}
+	}
 	err := g.arb.TakeBack(t, plies, by)
 	g.rec.SetExpectation(t, g.arb.Expectation())
 	g.settle(t)

@@ -322,3 +322,75 @@ func TestSubmitIf(t *testing.T) {
 		t.Errorf("inputs heard %v, in hand %v", heard, s.InHand.SquareNames())
 	}
 }
+
+// A take-back asked while the player's own move is still pending (his
+// hand has just set the man down) takes back that move alone: the request
+// ends his hand, the move is made, and it is taken back, never the pair
+// before it, and never thrown away unrecorded. With no move in hand, the
+// moves asked for go.
+func TestTakeBackPendingMove(t *testing.T) {
+	const afterE5 = "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq e6 0 2"
+	tests := []struct {
+		name string
+		// at is when the take-back comes, after the knight is set down on
+		// f3 at 5200 ms (the quick settle shows it pending at 5300, the
+		// settle makes it at 5650).
+		at          time.Duration
+		plies       int
+		wantMoves   int
+		wantFEN     string
+		wantTaken   string // the ruling's reason
+		wantSetBack []string
+	}{
+		{"pending, shown", 5400 * time.Millisecond, 2, 2, afterE5, "1 move taken back", []string{"g1"}},
+		{"just set down, not yet shown", 5250 * time.Millisecond, 2, 2, afterE5, "1 move taken back", []string{"g1"}},
+		{"pending, one ply asked", 5400 * time.Millisecond, 1, 2, afterE5, "1 move taken back", []string{"g1"}},
+		{"made: the pair goes", 6 * time.Second, 2, 1, "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1", "2 moves taken back", []string{"g1", "e7"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			var out []report.Report
+			g, err := New(Options{Laws: "fide2023"}, func(r report.Report) { out = append(out, r) })
+			if err != nil {
+				t.Fatal(err)
+			}
+			g.SetRemote(0, board.Black, true)
+			play(t, g, `{"t":0,"lift":"e2"}
+{"t":200,"place":"e4"}
+`)
+			g.Advance(time.Second)
+			if err := g.Play(time.Second, mustUCI(t, "e7e5")); err != nil {
+				t.Fatal(err)
+			}
+			play(t, g, `{"t":2000,"lift":"e7"}
+{"t":2200,"place":"e5"}
+{"t":5000,"lift":"g1"}
+{"t":5200,"place":"f3"}
+`)
+			g.Advance(tc.at)
+			if err := g.TakeBack(tc.at, tc.plies, board.White); err != nil {
+				t.Fatal(err)
+			}
+			s := g.Snapshot()
+			if s.Moves != tc.wantMoves || s.Expected.FEN() != tc.wantFEN || s.HasLanding {
+				t.Errorf("after the take-back: %d moves, expected %s, landing %v; want %d moves, %s", s.Moves, s.Expected.FEN(), s.HasLanding, tc.wantMoves, tc.wantFEN)
+			}
+			if got := movesOf(out); got != "e2e4 e7e5 g1f3" && tc.wantMoves == 2 {
+				t.Errorf("moves made %q, want the knight's move made before it was taken back", got)
+			}
+			if r := lastOf(out, report.Ruling); r == nil || r.Option != report.OptTakeBack || r.Reason != tc.wantTaken {
+				t.Errorf("ruling %+v, want %q", r, tc.wantTaken)
+			}
+			// The board is lit to set the men back where they stood.
+			var missing []string
+			for sq := board.Square(0); sq < 64; sq++ {
+				if s.Expected.Men[sq] != board.NoMan && !s.Occupancy.Has(sq) {
+					missing = append(missing, sq.String())
+				}
+			}
+			if !s.Syncing || strings.Join(missing, " ") != strings.Join(tc.wantSetBack, " ") {
+				t.Errorf("syncing %v, squares to fill %v, want %v", s.Syncing, missing, tc.wantSetBack)
+			}
+		})
+	}
+}

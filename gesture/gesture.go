@@ -111,9 +111,10 @@ const (
 	ByWait                            // the longer wait for a move still open ran out
 	ByEnd                             // the input ended
 	ByCall                            // the mover called check on it
+	ByTakeBack                        // the mover asked to take it back (EndHand)
 )
 
-var completionNames = [...]string{BySettle: "settle", ByClock: "clock", ByAdversary: "adversary", ByWait: "wait", ByEnd: "end", ByCall: "call"}
+var completionNames = [...]string{BySettle: "settle", ByClock: "clock", ByAdversary: "adversary", ByWait: "wait", ByEnd: "end", ByCall: "call", ByTakeBack: "takeback"}
 
 func (c Completion) String() string {
 	if int(c) < len(completionNames) {

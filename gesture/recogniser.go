@@ -765,6 +765,23 @@ func (r *Recogniser) Press(t time.Duration, button string, side board.Color) {
 	r.emit(Gesture{Kind: Press, T: t, Side: side, Button: button})
 }
 
+// EndHand ends side's hand at t, as his request to take back his move
+// does (a game against an engine): a legal move of his that his hand has
+// set down and may still be carrying on (pending, or not yet shown as
+// pending) is made now, completed ByTakeBack, so that the take-back that
+// follows takes back that move and not the ones before it. Anything else
+// in hand (a man lifted, a move still open, a false move) is left as it
+// is. It reports whether a move was made.
+func (r *Recogniser) EndHand(t time.Duration, side board.Color) bool {
+	r.Advance(t)
+	if r.syncing || r.segmented != nil || len(r.events) == 0 || r.cur.cls != classLegal ||
+		r.cur.mover != side || side != r.exp.Analysis.Position.Turn {
+		return false
+	}
+	r.complete(r.endTime(t), ByTakeBack, side)
+	return true
+}
+
 // successiveByPress reports whether a clock press by the side whose man the
 // reading in hand moved shows that side moved again (a man of the side not
 // on move, moved): the press is that side's, not the adversary's.

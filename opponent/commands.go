@@ -96,14 +96,19 @@ func (m *Match) human() board.Color {
 
 // TakeBack takes back plies moves (0: the player's last move, and the
 // opponent's reply if it has been made): the board is guided back by the
-// LEDs, and the opponent's thinking on the position taken back stops.
+// LEDs, and the opponent's thinking on the position taken back stops. A
+// move of the player's still pending (his hand has just set the man down)
+// ends his hand: it is made, and it alone is taken back (game.TakeBack).
 func (m *Match) TakeBack(ctx context.Context, plies int) error {
 	snap, err := m.snapshot(ctx)
 	if err != nil {
 		return err
 	}
 	human := m.human()
-	if plies == 0 {
+	switch {
+	case snap.HasLanding && snap.Position.Turn == human:
+		plies = 1 // the move pending, once made
+	case plies == 0:
 		plies = 1
 		if snap.Position.Turn == human {
 			plies = 2
@@ -117,7 +122,9 @@ func (m *Match) TakeBack(ctx context.Context, plies int) error {
 	if err != nil {
 		return fmt.Errorf("%w: take back: %v", ErrRefused, err)
 	}
-	m.update(func(s *State) { s.Hint, s.HintEval, s.Draw = "", nil, "" })
+	// What was shown of the position taken back goes with it, until the
+	// opponent has evaluated the position the board goes back to.
+	m.update(func(s *State) { s.Hint, s.HintEval, s.Draw, s.Eval = "", nil, "", nil })
 	m.log.Info("opponent: moves taken back", "plies", plies)
 	return nil
 }

@@ -294,8 +294,11 @@ func TestHint(t *testing.T) {
 	if s := snap(t, b); s.Hint.UCI() != "a2a3" {
 		t.Errorf("hint %s, want a2a3 (the fake's first move)", s.Hint.UCI())
 	}
-	if st := m.State(); st.Hint != "a3" || st.HintEval == nil {
-		t.Errorf("state's hint %q %v", st.Hint, st.HintEval)
+	if st := m.State(); st.Hint != "a3" || st.HintEval == nil || st.HintEval.Ply != 0 || st.HintEval.White.Centipawns != 17 {
+		t.Errorf("state's hint %q %+v, want a3 with the fake's +0.17 for the start (ply 0)", st.Hint, st.HintEval)
+	}
+	if st := m.State(); st.Eval == nil || st.Eval.Ply != 0 {
+		t.Errorf("the hint's evaluation of the start is not shown as the position's: %+v", st.Eval)
 	}
 	f.mu.Lock()
 	f.hold = true
@@ -305,6 +308,10 @@ func TestHint(t *testing.T) {
 	if s := snap(t, b); s.HasHint {
 		t.Error("the hint is still lit after the player moved")
 	}
+	eventually(t, "the hint of the position before the move to go from the state", func() bool {
+		st := m.State()
+		return st.Hint == "" && st.HintEval == nil && st.Eval == nil
+	})
 	if err := m.Hint(context.Background()); !errors.Is(err, opponent.ErrRefused) || !strings.Contains(err.Error(), "black's move") {
 		t.Errorf("a hint on the engine's move: %v", err)
 	}

@@ -8,7 +8,8 @@ import (
 )
 
 // Engine is a chess engine (a computer.Player) as an opponent: it answers
-// questions with the engine's moves, gives hints, and takes levels.
+// questions with the engine's moves, gives hints, evaluates positions and
+// takes levels.
 type Engine struct {
 	p *computer.Player
 }
@@ -42,6 +43,12 @@ func (e *Engine) Move(ctx context.Context, q Question) <-chan Answer {
 // Hint asks the engine for the best move of the player at the board.
 func (e *Engine) Hint(ctx context.Context, q Question) <-chan Answer {
 	return answers(e.p.Hint(ctx, request(q)))
+}
+
+// Evaluate asks the engine what it thinks of the position, at full
+// strength within its evaluation limit.
+func (e *Engine) Evaluate(ctx context.Context, q Question) <-chan Answer {
+	return answers(e.p.Evaluate(ctx, request(q)))
 }
 
 // request turns a question into the engine's request.

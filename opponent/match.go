@@ -52,6 +52,11 @@ type Options struct {
 	// (default 5s): the player has given up restarting, the fault is shown,
 	// and the game waits.
 	RetryAfter time.Duration
+	// Evaluate asks the opponent (when it is an Evaluator) to evaluate
+	// every position its own search does not score, such as the one after
+	// the player's move at the board, so that State.Eval always follows
+	// the game; the daemon sets it where evaluations are shown.
+	Evaluate bool
 	// Rand draws the side of a Random match; nil seeds one from the time.
 	Rand *rand.Rand
 	// Clock and Wait time the retries (real time if nil).
@@ -79,12 +84,22 @@ type State struct {
 	Random bool
 	// Thinking: the opponent is working on its move; Hinting: on a hint.
 	Thinking, Hinting bool
-	// Move is the opponent's last move in SAN, Book whether it came from an
-	// opening book, and Eval what it thought of the position it moved in.
+	// Move is the opponent's last move in SAN, and Book whether it came
+	// from an opening book.
 	Move string
 	Book bool
+	// Eval is the opponent's evaluation of the game's position as it
+	// stands (Eval.Ply is the game's Snapshot.Moves), from White's point
+	// of view: from its search for its own move while that move waits to
+	// be carried out, else from a hint's search or an evaluation of its
+	// own (Options.Evaluate). It is nil until the evaluation of the
+	// position comes: never an earlier position's (after a move, a
+	// take-back or a new game).
 	Eval *Eval
-	// Hint is the last hint given, with what the engine thought of it.
+	// Hint is the move the opponent suggests to the player at the board
+	// in the position as it stands (SAN), and HintEval what it thinks of
+	// that position (White's point of view; its PV starts with the hint);
+	// both go once the position changes.
 	Hint     string
 	HintEval *Eval
 	// Draw says what became of the player's draw offer: DrawOffered,
@@ -121,7 +136,10 @@ type Match struct {
 	labels      map[string]bool   // the names this match has written in them
 
 	// The Run goroutine's own.
-	q, h     *inflight
+	q, h, e  *inflight
+	evalKey  questionKey // the position State.Eval is for
+	hintKey  questionKey // the position State.Hint is for
+	evalSkip questionKey // a position the opponent would not evaluate
 	note     *note
 	retryAt  time.Duration
 	wasOver  bool
@@ -299,7 +317,7 @@ func (m *Match) snapshot(ctx context.Context) (*game.Snapshot, error) {
 // announces it. It returns nil when ctx ends.
 func (m *Match) Run(ctx context.Context) error {
 	defer func() {
-		for _, f := range []*inflight{m.q, m.h} {
+		for _, f := range []*inflight{m.q, m.h, m.e} {
 			if f != nil {
 				f.cancel()
 			}
@@ -327,12 +345,15 @@ func (m *Match) Run(ctx context.Context) error {
 	}
 	m.poke()
 	for {
-		var qch, hch <-chan Answer
+		var qch, hch, ech <-chan Answer
 		if m.q != nil {
 			qch = m.q.ch
 		}
 		if m.h != nil {
 			hch = m.h.ch
+		}
+		if m.e != nil {
+			ech = m.e.ch
 		}
 		select {
 		case <-ctx.Done():
@@ -344,6 +365,9 @@ func (m *Match) Run(ctx context.Context) error {
 			m.step(ctx)
 		case a := <-hch:
 			m.hinted(ctx, a)
+			m.step(ctx)
+		case a := <-ech:
+			m.evaluated(ctx, a)
 			m.step(ctx)
 		}
 	}
@@ -434,6 +458,90 @@ func (m *Match) step(ctx context.Context) {
 			m.askHint(ctx, snap, hkey)
 		}
 	}
+	m.followEval(ctx, snap, ask)
+}
+
+// positionKey is the game's position as it stands, for the evaluation and
+// the hint shown of it.
+func positionKey(snap *game.Snapshot) questionKey {
+	return questionKey{pos: snap.Position.Key(), moves: snap.Moves}
+}
+
+// followEval keeps the evaluation and the hint shown for the position as
+// it stands: those of another position go at once, and the opponent is
+// asked to evaluate this one when nothing else will (its own move's search
+// scores the position it moves in, a hint's the player's). moving says the
+// opponent is to be asked for its move in snap.
+func (m *Match) followEval(ctx context.Context, snap *game.Snapshot, moving bool) {
+	cur := positionKey(snap)
+	st := m.State()
+	if (st.Eval != nil && m.evalKey != cur) || ((st.Hint != "" || st.HintEval != nil) && m.hintKey != cur) {
+		m.update(func(s *State) {
+			if s.Eval != nil && m.evalKey != cur {
+				s.Eval = nil
+			}
+			if m.hintKey != cur {
+				s.Hint, s.HintEval = "", nil
+			}
+		})
+		st = m.State()
+	}
+	_, can := m.o.Player.(Evaluator)
+	want := m.o.Evaluate && can && st.Eval == nil && !moving && m.q == nil && m.h == nil &&
+		snap.Result == nil && snap.Mode != game.AwaitNewGame && snap.Pending == nil && m.evalSkip != cur
+	if m.e != nil && (!want || m.e.key != cur) {
+		m.e.cancel()
+		m.e = nil
+	}
+	if want && m.e == nil {
+		m.askEval(ctx, snap, cur)
+	}
+}
+
+// askEval asks the opponent to evaluate the position as it stands.
+func (m *Match) askEval(ctx context.Context, snap *game.Snapshot, key questionKey) {
+	ev, ok := m.o.Player.(Evaluator)
+	if !ok {
+		return
+	}
+	q, err := m.question(ctx, snap, snap.Position.Turn, false)
+	if err != nil {
+		return
+	}
+	ectx, cancel := context.WithCancel(ctx)
+	m.e = &inflight{key: key, ply: snap.Moves, q: q, cancel: cancel, ch: ev.Evaluate(ectx, q)}
+	m.log.Debug("opponent: evaluating", "moves", snap.Moves)
+}
+
+// evaluated shows the opponent's evaluation, if the game still stands as
+// it was asked.
+func (m *Match) evaluated(ctx context.Context, a Answer) {
+	f := m.e
+	m.e = nil
+	f.cancel()
+	if a.Err != nil || a.Eval == nil {
+		if a.Err != nil && (ctx.Err() != nil || errors.Is(a.Err, context.Canceled)) {
+			return
+		}
+		// Not asked again for this position: the game goes on without it.
+		m.evalSkip = f.key
+		m.log.Warn("opponent: no evaluation", "moves", f.ply, "err", a.Err)
+		return
+	}
+	m.recovered(a, false)
+	snap, err := m.snapshot(ctx)
+	if err != nil || !m.current(f, snap) {
+		return
+	}
+	m.showEval(f.key, f.ply, a.Eval)
+}
+
+// showEval shows e as the evaluation of the position key, after ply moves.
+func (m *Match) showEval(key questionKey, ply int, e *Eval) {
+	ev := *e
+	ev.Ply = ply
+	m.evalKey = questionKey{pos: key.pos, moves: key.moves}
+	m.update(func(s *State) { s.Eval = &ev })
 }
 
 // questionFor says whether the opponent is to be asked for a move in snap,
@@ -546,15 +654,7 @@ func (m *Match) answered(ctx context.Context, a Answer) {
 		return
 	}
 	m.retryAt = 0
-	for _, err := range a.Recovered {
-		m.log.Warn("opponent: recovered from a fault", "err", err)
-	}
-	m.update(func(s *State) {
-		s.Fault = ""
-		if len(a.Recovered) > 0 {
-			s.Recovered = a.Recovered[len(a.Recovered)-1].Error()
-		}
-	})
+	m.recovered(a, true)
 	side := f.q.turn()
 	if f.key.draw {
 		m.mu.Lock()
@@ -567,7 +667,10 @@ func (m *Match) answered(ctx context.Context, a Answer) {
 				return
 			}
 			m.log.Info("opponent: draw offer accepted", "eval", a.Eval.String())
-			m.update(func(s *State) { s.Draw, s.Eval = DrawAccepted, a.Eval })
+			m.update(func(s *State) { s.Draw = DrawAccepted })
+			if a.Eval != nil {
+				m.showEval(f.key, f.ply, a.Eval)
+			}
 			return
 		}
 		m.log.Info("opponent: draw offer declined", "eval", a.Eval.String())
@@ -586,10 +689,33 @@ func (m *Match) answered(ctx context.Context, a Answer) {
 			m.log.Warn("opponent: clock not handed over", "err", err)
 		}
 	}
-	m.update(func(s *State) { s.Move, s.Book, s.Eval = a.SAN, a.Book, a.Eval })
+	m.update(func(s *State) { s.Move, s.Book = a.SAN, a.Book })
+	if a.Eval != nil {
+		m.showEval(f.key, f.ply, a.Eval)
+	}
 	if m.o.Annotate != nil && a.Eval != nil {
 		m.note = &note{ply: f.ply, san: a.SAN, comment: evalComment(m.o.Player.Name(), a.Eval)}
 	}
+}
+
+// recovered logs and shows the faults a answered through (the engine
+// restarted and given the position again: for its move, a hint or an
+// evaluation alike); answering clears the fault shown when clear says so.
+func (m *Match) recovered(a Answer, clear bool) {
+	for _, err := range a.Recovered {
+		m.log.Warn("opponent: recovered from a fault", "err", err)
+	}
+	if len(a.Recovered) == 0 && !clear {
+		return
+	}
+	m.update(func(s *State) {
+		if clear {
+			s.Fault = ""
+		}
+		if len(a.Recovered) > 0 {
+			s.Recovered = a.Recovered[len(a.Recovered)-1].Error()
+		}
+	})
 }
 
 // annotate notes the evaluation of the opponent's last move once it is
@@ -662,6 +788,7 @@ func (m *Match) hinted(ctx context.Context, a Answer) {
 		}
 		return
 	}
+	m.recovered(a, false)
 	mv := a.Move
 	applied := false
 	err := m.o.Runner.Do(ctx, func(g *game.Game, now time.Duration) {
@@ -674,7 +801,18 @@ func (m *Match) hinted(ctx context.Context, a Answer) {
 		return
 	}
 	m.log.Info("opponent: hint", "move", a.SAN, "eval", a.Eval.String())
-	m.update(func(s *State) { s.Hint, s.HintEval = a.SAN, a.Eval })
+	var he *Eval
+	if a.Eval != nil {
+		e := *a.Eval
+		e.Ply = f.ply
+		he = &e
+	}
+	m.hintKey = questionKey{pos: f.key.pos, moves: f.key.moves}
+	m.update(func(s *State) { s.Hint, s.HintEval = a.SAN, he })
+	if he != nil && m.State().Eval == nil {
+		// The hint's search scored the position as it stands.
+		m.showEval(f.key, f.ply, he)
+	}
 }
 
 // keepTags keeps the PGN tags naming the players true: the opponent's side

@@ -51,6 +51,16 @@ type Hinter interface {
 	Hint(ctx context.Context, q Question) <-chan Answer
 }
 
+// Evaluator is a Player that can evaluate a position without moving in it:
+// the position after the player's move at the board, or any position the
+// opponent's own search has not scored.
+type Evaluator interface {
+	// Evaluate asks what the opponent thinks of q's position, whoever is
+	// to move; like Move it returns at once, and the Answer's Eval is the
+	// evaluation (its Move the best move, played by nobody).
+	Evaluate(ctx context.Context, q Question) <-chan Answer
+}
+
 // Leveller is a Player whose strength can be chosen.
 type Leveller interface {
 	// Level says the strength in words ("Elo 1500", "depth 8").
@@ -101,14 +111,19 @@ type Answer struct {
 	Err error
 }
 
-// Eval is an engine's evaluation of the position it moved in.
+// Eval is an engine's evaluation of a position: the one it moved in, the
+// one a hint is for, or one it was asked to evaluate.
 type Eval struct {
 	// White is the score from White's point of view.
 	White computer.Score
 	// Depth is the search's depth in plies; PV the principal variation in
-	// SAN, starting with the move played.
+	// SAN, starting with the best move (the move played, for its own move).
 	Depth int
 	PV    []string
+	// Ply is the position evaluated: the one after that many moves of the
+	// game's record (game.Snapshot.Moves), 0 for the start. A Match sets
+	// it; a Player's answer may leave it 0.
+	Ply int
 }
 
 // String writes the evaluation as a console does: "+0.35/14".

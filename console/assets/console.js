@@ -691,6 +691,66 @@
     return 50 + 50 * (2 / (1 + Math.exp(-0.00368208 * ev.cp)) - 1);
   }
 
+  // --- The engine's evaluation and hint (docs/engine.md#the-console) ---
+
+  // evalSeen: the engine has given an evaluation on this page, so the bar
+  // stays in place (greyed, without a figure) while the next position's is
+  // awaited rather than jumping away.
+  let evalSeen = false;
+
+  // plyName names the position after ply moves: "the start", "after
+  // 12...Rxd7".
+  function plyName(st, ply) {
+    const m = ply > 0 && st.moves[ply - 1];
+    if (!m) return 'the start';
+    return `after ${m.number}${m.side === 'white' ? '.' : '...'}${m.san}`;
+  }
+
+  // drawEvaluation shows the engine's evaluation of the position as it
+  // stands, from White's point of view, and which position it is for; it
+  // never shows an earlier position's: until the new one comes the bar is
+  // greyed and says so.
+  function drawEvaluation(st) {
+    const ev = st.opponent.eval;
+    const show = el('show-eval').checked;
+    if (ev) evalSeen = true;
+    el('eval-switch').hidden = !evalSeen && show;
+    el('engine-eval').hidden = !evalSeen || !show;
+    const bar = el('evalbar');
+    bar.dataset.ply = ev ? String(ev.ply) : '';
+    bar.dataset.sign = !ev ? '' : ev.mate ? (ev.mate > 0 ? '+' : '-') : ev.cp > 0 ? '+' : ev.cp < 0 ? '-' : '0';
+    bar.classList.toggle('awaited', !ev);
+    if (!ev) {
+      el('evalbar-white').style.width = '50%';
+      bar.setAttribute('aria-label', 'evaluation: the engine is evaluating the position');
+      el('engine-score').textContent = '…';
+      el('engine-pv').textContent = `evaluating the position ${plyName(st, st.moves.length)}`;
+      return;
+    }
+    el('evalbar-white').style.width = `${whiteShare(ev).toFixed(1)}%`;
+    bar.setAttribute('aria-label', `evaluation ${ev.score} for White, ${plyName(st, ev.ply)}`);
+    el('engine-score').textContent = `${ev.score}${ev.depth ? ' (depth ' + ev.depth + ')' : ''}`;
+    el('engine-pv').textContent = `${plyName(st, ev.ply)}${ev.pv.length ? '; best line: ' + ev.pv.join(' ') : ''}`;
+  }
+
+  // drawHint shows the hint beside the hint button: the move, where it
+  // goes, and what the engine thinks of the position (White's view).
+  function drawHint(st, hint) {
+    const o = st.opponent;
+    const p = el('engine-hint-said');
+    const words = [];
+    if (hint && o.hint) {
+      words.push(`Hint: ${hint.san}, from ${hint.from} to ${hint.to}`);
+      const he = o.hint_eval;
+      if (he && el('show-eval').checked) words.push(`, ${he.score} for White${he.depth ? ' (depth ' + he.depth + ')' : ''}${he.pv.length > 1 ? '; best line: ' + he.pv.join(' ') : ''}`);
+      words.push('.');
+    }
+    p.textContent = words.join('');
+    p.hidden = !p.textContent;
+  }
+
+  // --- end of the engine's evaluation and hint ---
+
   // idle says which of the engine's commands cannot work now, and why
   // (the button's title): no resigning, offering or hint after the result
   // (a take-back may still undo the last moves), no hint while the engine
@@ -699,7 +759,7 @@
     const o = st.opponent;
     const over = st.result ? 'the game is over' : '';
     return {
-      takeback: st.moves.length ? '' : 'no move to take back',
+      takeback: st.moves.length || st.landing ? '' : 'no move to take back',
       hint: over || (o.thinking ? 'the engine is thinking' : o.hinting ? 'a hint is on its way' : ''),
       draw: over || (o.draw === 'offered' ? 'a draw is offered' : ''),
       resign: over,
@@ -723,20 +783,14 @@
     const doing = [];
     if (o.thinking) doing.push(`${o.name} is thinking…`);
     else if (aw && !st.result) doing.push(`${o.name} plays ${aw.san}${o.book ? ' (from its book)' : ''}: ${carryText(st, aw)}.`);
+    const controls = st.simulated || role === 'arbiter';
     if (o.hinting) doing.push('Looking for a hint…');
-    else if (hint) doing.push(`Hint: ${hint.san}, from ${hint.from} to ${hint.to}.`);
+    else if (hint && !controls) doing.push(`Hint: ${hint.san}, from ${hint.from} to ${hint.to}.`);
     const draw = { offered: 'Draw offered: the engine answers with its next move.', declined: 'The engine declined the draw.', accepted: 'The engine accepted the draw.' }[o.draw];
     if (draw) doing.push(draw);
     el('engine-doing').textContent = doing.join(' ');
-    const ev = o.eval;
-    el('eval-switch').hidden = !ev && el('show-eval').checked;
-    el('engine-eval').hidden = !ev || !el('show-eval').checked;
-    if (ev) {
-      el('evalbar-white').style.width = `${whiteShare(ev).toFixed(1)}%`;
-      el('evalbar').setAttribute('aria-label', `evaluation ${ev.score} for White`);
-      el('engine-score').textContent = `${ev.score}${ev.depth ? ' (depth ' + ev.depth + ')' : ''}`;
-      el('engine-pv').textContent = ev.pv.length ? `best line: ${ev.pv.join(' ')}` : '';
-    }
+    drawEvaluation(st);
+    drawHint(st, hint);
     const fault = el('engine-fault');
     fault.textContent = o.fault ? `The engine does not answer: ${o.fault}. It is asked again every few seconds; the game is kept.` : '';
     fault.hidden = !o.fault;
