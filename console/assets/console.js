@@ -109,6 +109,7 @@
     if (state) {
       drawPending(state);
       drawEngine(state);
+      drawWarnOnly(state);
     }
   }
 
