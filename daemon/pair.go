@@ -34,6 +34,11 @@ func (d *daemon) startPair() error {
 	if err != nil {
 		return UsageError{fmt.Errorf("--pair-side %q: the side played at this board: white or black", side)}
 	}
+	if vi := d.opts.VisuallyImpaired; vi != "" && vi != here.String() {
+		// Appendix D's special board is the visually impaired player's
+		// own: the other board is the sighted player's, read by Article 4.
+		return UsageError{fmt.Errorf("--visually-impaired %s with --pair-side %s: the visually impaired player plays at his own board (fide2023:D.1); give --visually-impaired on his board only, naming the side he plays there", vi, here)}
+	}
 	mode, addr, ok := strings.Cut(with, ":")
 	if !ok || addr == "" || mode != "listen" && mode != "connect" && mode != "hall" {
 		return UsageError{fmt.Errorf("--pair %q: want hall:BOARD (the other board's id, through the hall's broker), listen:ADDR (wait for the other board, e.g. listen:0.0.0.0:7070) or connect:ADDR (e.g. connect:board-01.lan:7070)", with)}

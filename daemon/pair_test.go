@@ -122,6 +122,7 @@ func TestPairFlagsRefused(t *testing.T) {
 		{Options{Pair: "shout:x", PairSide: "white"}, "want hall:BOARD"},
 		{Options{Pair: "listen:127.0.0.1:0", PairSide: "white", Engine: "/bin/true"}, "no --engine or --lichess"},
 		{Options{Pair: "hall:b2", PairSide: "white"}, "needs --hall"},
+		{Options{Pair: "connect:127.0.0.1:9", PairSide: "black", Laws: "fide2023", VisuallyImpaired: "white"}, "--visually-impaired white with --pair-side black"},
 	} {
 		d, _ := testDaemon(t, c.o)
 		if err := d.configure(); err != nil && c.o.Engine == "" {
