@@ -384,7 +384,13 @@ func (l *Local) Submit(ctx context.Context, in trace.Line) error {
 	defer cancel()
 	unhook := context.AfterFunc(l.ctx, cancel)
 	defer unhook()
-	err := l.r.Submit(ctx, in)
+	// A player's name the game would refuse (an engine's side) is not
+	// journalled either.
+	var check func(g *game.Game) error
+	if _, ok := game.NameTag(in.Action); ok && in.Kind == trace.Arbiter {
+		check = func(g *game.Game) error { return g.CheckName(in.Action, in.Value) }
+	}
+	err := l.r.SubmitIf(ctx, in, check)
 	if err != nil {
 		if ctx.Err() != nil {
 			return fmt.Errorf("console: board %s not answering: %w", l.opts.ID, err)

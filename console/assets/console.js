@@ -110,6 +110,7 @@
       drawPending(state);
       drawEngine(state);
       drawWarnOnly(state);
+      drawPlayers(state);
     }
   }
 
@@ -177,6 +178,40 @@
     box.disabled = st.tournament || underway;
     box.closest('label').title = st.tournament ? 'not in tournament mode: a tournament exacts every penalty'
       : underway ? 'switched between games: before the first move or after the result' : '';
+  }
+
+  // drawPlayers shows the players form to whoever may name the players
+  // (the arbiter; the player at a simulated board), with the names as the
+  // game has them; a side played from off the board (an engine) is named
+  // by its player, and its name cannot be changed here. A name being typed
+  // is left alone.
+  function drawPlayers(st) {
+    el('players-box').hidden = !(st.simulated || role === 'arbiter');
+    const names = st.players || {};
+    const remote = st.remote || {};
+    for (const side of ['white', 'black']) {
+      const input = el('player-' + side);
+      if (document.activeElement !== input && !input.dataset.typed) input.value = names[side] || '';
+      input.disabled = !!remote[side];
+      input.title = remote[side] ? `${cap(side)} is played from off the board, and named by whoever plays it` : '';
+    }
+  }
+
+  // namePlayers names the players (POST .../players): the sides played at
+  // the board only.
+  function namePlayers() {
+    const body = {};
+    for (const side of ['white', 'black']) {
+      const input = el('player-' + side);
+      if (!input.disabled) body[side] = input.value.trim();
+    }
+    queue = queue.then(async () => {
+      const ok = await post(api('players'), body);
+      if (ok) for (const side of ['white', 'black']) delete el('player-' + side).dataset.typed;
+      if (state) drawPlayers(state);
+      return ok;
+    });
+    return queue;
   }
 
   // engineCommand gives the engine playing a side a command (POST
@@ -945,6 +980,7 @@
     drawPromotion(st);
     el('status').textContent = statusText(st);
     drawWarnOnly(st);
+    drawPlayers(st);
     el('status').dataset.syncing = st.syncing ? (st.mismatch ? 'mismatch' : 'restore') : '';
     const fault = el('fault');
     fault.textContent = faultText(st);
@@ -1422,6 +1458,13 @@
       });
     }
     el('warn-only').addEventListener('change', (e) => warnOnly(e.target.checked));
+    for (const side of ['white', 'black']) {
+      el('player-' + side).addEventListener('input', (e) => { e.target.dataset.typed = '1'; });
+    }
+    el('players-form').addEventListener('submit', (e) => {
+      e.preventDefault();
+      namePlayers();
+    });
     el('laws-change').addEventListener('click', () => {
       const id = el('laws-select').value;
       if (id && confirm(`Change the law-set to ${id}?`)) arbiterAction({ action: 'laws', value: id });
