@@ -74,6 +74,15 @@
     try { token = localStorage.getItem(TOKEN_KEY) || ''; } catch (e) { token = ''; }
   }
 
+  // tokenFromLink takes a token from an arbiter's link opened in this
+  // already open tab (hashchange): it is stored, checked and dropped from
+  // the address bar, as at load.
+  function tokenFromLink() {
+    if (!/(?:^#|&)token=/.test(location.hash)) return;
+    readToken();
+    checkRole();
+  }
+
   function setToken(t) {
     token = t;
     try {
@@ -1446,6 +1455,7 @@
       el('token').value = '';
     });
     el('token-forget').addEventListener('click', () => setToken(''));
+    window.addEventListener('hashchange', tokenFromLink);
     el('new-game').addEventListener('click', () => {
       if (confirm('Start a new game? The game in progress ends here.')) arbiterAction({ action: 'new-game' });
     });
