@@ -699,8 +699,12 @@
     }
     players.className = playerButtons.length ? 'choices' : '';
     players.replaceChildren(...playerButtons);
+    // The arbiter's rulings add something only where no player's buttons
+    // offer the same options: on a board with sensors, or when the law
+    // gives the choice to the arbiter. At a simulated board the chooser's
+    // buttons serve the arbiter too, and each option is shown once.
     const rulings = [];
-    if (role === 'arbiter') {
+    if (role === 'arbiter' && !playerButtons.length) {
       const head = document.createElement('p');
       head.textContent = p.chooser === 'arbiter' ? 'Rule:' : `Or rule for ${cap(p.chooser)}, as the arbiter:`;
       rulings.push(head);
