@@ -45,6 +45,9 @@ func TestBrowserNamePlayers(t *testing.T) {
 					t.Errorf("the PGN download has no %s:\n%s", tag, pgn)
 				}
 			}
+			if width == phoneWidth {
+				screenshot(t, page, "console-players-phone.png")
+			}
 			l := measure(t, page)
 			if l.Page > l.Window || len(l.Overflowing) > 0 {
 				t.Errorf("the page lays out %v px wide in a window of %v px; wider than the window: %v", l.Page, l.Window, l.Overflowing)
