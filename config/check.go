@@ -9,13 +9,12 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"unicode"
-	"unicode/utf8"
 
 	"github.com/boardd/boardd/board"
 	"github.com/boardd/boardd/clock"
 	"github.com/boardd/boardd/computer"
 	"github.com/boardd/boardd/lawset"
+	"github.com/boardd/boardd/pgn"
 )
 
 // Each checkX returns "" when s will do, else what was expected.
@@ -173,17 +172,12 @@ func checkLogLevel(s string) string {
 	return "debug, info, warn or error"
 }
 
-// checkPlayerName accepts a player's name for a PGN tag: at most 100
-// characters, no control characters, or "" for unknown.
+// checkPlayerName accepts a player's name for a PGN tag by the PGN
+// writer's rules (pgn.CheckPlayerName): at most 100 characters, no control
+// characters, or "" for unknown.
 func checkPlayerName(s string) string {
-	const want = `a player's name (at most 100 characters, none of them a control character), or "" for unknown`
-	if utf8.RuneCountInString(s) > 100 || !utf8.ValidString(s) {
-		return want
-	}
-	for _, r := range s {
-		if unicode.IsControl(r) {
-			return want
-		}
+	if pgn.CheckPlayerName(s) != nil {
+		return `a player's name (at most 100 characters, none of them a control character), or "" for unknown`
 	}
 	return ""
 }

@@ -78,7 +78,7 @@ type Local struct {
 	watchers map[int]func(Change)
 	nextID   int
 	notes    []Note
-	ply      int // moves recorded, counted from reports and set from the game at each snapshot
+	ply      int // moves recorded, counted from reports and set from the game at each change (onChange) and snapshot
 	clock    *Clock
 	// hands follow which man stands where while the board is out of step
 	// with the game, from the lifts and placements of a simulated board
@@ -127,6 +127,7 @@ func NewLocal(r *game.Runner, opts LocalOptions) (*Local, error) {
 	l := &Local{r: r, opts: opts, ctx: ctx, stop: stop, done: make(chan struct{}), watchers: map[int]func(Change){}}
 	r.OnReport(l.onReport)
 	r.OnInput(l.onInput)
+	r.OnChange(l.onChange)
 	ann := voice.NewAnnouncer(opts.Voice, l.said)
 	r.OnReport(ann.Report)
 	r.OnChange(ann.Snapshot)
@@ -219,6 +220,23 @@ func (l *Local) onReport(rep report.Report) {
 	}
 	l.mu.Unlock()
 	l.notify(Change{Report: js})
+}
+
+// onChange runs on the runner's goroutine after every change of the game:
+// when moves were taken back (a take-back, a move retracted by a ruling),
+// the notes after a move no longer played are kept after the last move
+// that stands, where they happened in the game as it now goes, and the
+// count of moves follows the game, so that a note never slides after a
+// later move that takes a taken-back move's number.
+func (l *Local) onChange(snap *game.Snapshot) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if snap.Moves < l.ply {
+		for i := range l.notes {
+			l.notes[i].Ply = min(l.notes[i].Ply, snap.Moves)
+		}
+	}
+	l.ply = snap.Moves
 }
 
 // said hands a line of the board's voice to the watchers (the page speaks
@@ -384,7 +402,13 @@ func (l *Local) Submit(ctx context.Context, in trace.Line) error {
 	defer cancel()
 	unhook := context.AfterFunc(l.ctx, cancel)
 	defer unhook()
-	err := l.r.Submit(ctx, in)
+	// A player's name the game would refuse (an engine's side) is not
+	// journalled either.
+	var check func(g *game.Game) error
+	if _, ok := game.NameTag(in.Action); ok && in.Kind == trace.Arbiter {
+		check = func(g *game.Game) error { return g.CheckName(in.Action, in.Value) }
+	}
+	err := l.r.SubmitIf(ctx, in, check)
 	if err != nil {
 		if ctx.Err() != nil {
 			return fmt.Errorf("console: board %s not answering: %w", l.opts.ID, err)

@@ -179,6 +179,7 @@ func (s *Server) routes() {
 	m.HandleFunc("/api/boards/{id}/arbiter", s.post(s.board(s.arbiter)))
 	m.HandleFunc("/api/boards/{id}/opponent", s.post(s.board(s.opponent)))
 	m.HandleFunc("/api/boards/{id}/warn-only", s.post(s.board(s.warnOnly)))
+	m.HandleFunc("/api/boards/{id}/players", s.post(s.board(s.players)))
 	m.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusNotFound, "no such endpoint: %s (docs/api.md lists them)", r.URL.Path)
 	})
@@ -608,11 +609,19 @@ func (s *Server) opponent(w http.ResponseWriter, r *http.Request, h *hub) {
 
 func (s *Server) submit(w http.ResponseWriter, r *http.Request, h *hub, l trace.Line) {
 	err := h.b.Submit(r.Context(), l)
-	var refused *RefusedError
-	switch {
-	case err == nil:
+	if err == nil {
 		h.poke()
 		writeJSON(w, http.StatusOK, map[string]bool{"ok": true})
+		return
+	}
+	writeSubmitError(w, err)
+}
+
+// writeSubmitError answers an input the board did not take: 409 for one
+// it refused, 501 for one it cannot take, 503 when it did not answer.
+func writeSubmitError(w http.ResponseWriter, err error) {
+	var refused *RefusedError
+	switch {
 	case errors.Is(err, errors.ErrUnsupported):
 		writeError(w, http.StatusNotImplemented, "%v", err)
 	case errors.As(err, &refused):

@@ -521,11 +521,79 @@ const (
 	ActionAgreeDraw = "agree-draw"
 )
 
+// The actions that name the players (the console's players form), on
+// trace.Arbiter lines: value is White's or Black's name for the game's
+// White or Black tag, "" for unknown. A side played from off the board
+// (an engine, an opponent online) is named by whoever plays it, never by
+// these.
+const (
+	ActionNameWhite = "name-white"
+	ActionNameBlack = "name-black"
+)
+
+// NameTag returns the PGN tag (White or Black) an action names a player
+// in, and false for any other action.
+func NameTag(action string) (string, bool) {
+	switch action {
+	case ActionNameWhite:
+		return "White", true
+	case ActionNameBlack:
+		return "Black", true
+	}
+	return "", false
+}
+
+// CheckName says whether ActionNameWhite or ActionNameBlack with value
+// would be carried out: the name must pass pgn.CheckPlayerName, and the
+// side must be played at the board (a remote side keeps the name its
+// player gave it; naming it as it is already named is no change). Any
+// other action is not a naming one, and is refused.
+func (g *Game) CheckName(action, value string) error {
+	tag, ok := NameTag(action)
+	if !ok {
+		return fmt.Errorf("%q: not an action that names a player", action)
+	}
+	side := board.White
+	if tag == "Black" {
+		side = board.Black
+	}
+	if err := pgn.CheckPlayerName(value); err != nil {
+		return fmt.Errorf("%s's name %q: %w", side, value, err)
+	}
+	if now := tagName(g.arb.Record().Tags[tag]); g.arb.Remote(side) && now != value {
+		return fmt.Errorf("%s's name: %s is played from off the board, by %q, who keeps that name", side, tag, now)
+	}
+	return nil
+}
+
+// tagName is a White or Black tag's value as a name: "?" is unknown ("").
+func tagName(v string) string {
+	if v == "?" {
+		return ""
+	}
+	return v
+}
+
+// setName carries out ActionNameWhite or ActionNameBlack.
+func (g *Game) setName(action, value string) error {
+	if err := g.CheckName(action, value); err != nil {
+		return err
+	}
+	tag, _ := NameTag(action)
+	if value == "" {
+		value = "?"
+	}
+	g.arb.SetTag(tag, value)
+	g.version++
+	return nil
+}
+
 // Action carries out an arbiter action: trace.ActionNewGame (value: a FEN,
 // which must be a valid set-up, board.Validate; or empty), ActionAnnul, ActionLaws (value: a law-set id), ActionResult
 // (value: 1-0, 0-1 or 1/2-1/2) or ActionWarnOnly (value: on or off, between
 // games: see SetWarnOnly); or ActionResign (value: white or black) or
-// ActionAgreeDraw.
+// ActionAgreeDraw; or ActionNameWhite or ActionNameBlack (value: the name,
+// see CheckName).
 //
 // Changing the law-set reconfigures every stage at once: the gesture
 // reading (which castling orders are open), the arbiter and the clocks'
@@ -561,8 +629,10 @@ func (g *Game) Action(t time.Duration, action, value string) error {
 		err = g.arb.Resign(t, side)
 	case ActionAgreeDraw:
 		err = g.arb.AgreeDraw(t)
+	case ActionNameWhite, ActionNameBlack:
+		err = g.setName(action, value)
 	default:
-		err = fmt.Errorf("unknown arbiter action %q: want %s, %s, %s, %s, %s, %s or %s", action, trace.ActionNewGame, trace.ActionAnnul, trace.ActionLaws, trace.ActionResult, trace.ActionWarnOnly, ActionResign, ActionAgreeDraw)
+		err = fmt.Errorf("unknown arbiter action %q: want %s, %s, %s, %s, %s, %s, %s, %s or %s", action, trace.ActionNewGame, trace.ActionAnnul, trace.ActionLaws, trace.ActionResult, trace.ActionWarnOnly, ActionResign, ActionAgreeDraw, ActionNameWhite, ActionNameBlack)
 	}
 	g.rec.SetExpectation(t, g.arb.Expectation())
 	g.settle(t)

@@ -839,3 +839,80 @@ func TestCommentsReplay(t *testing.T) {
 		t.Errorf("replayed PGN:\n%s\nwant:\n%s", got, live)
 	}
 }
+
+// Players named from the console (arbiter lines naming White and Black)
+// are journalled as inputs: a replay (a restart) has them in its PGN, a
+// name the game refuses (the engine's side) is neither set nor carried on,
+// and the next game's header keeps the names given.
+func TestPlayersNamedCarryOver(t *testing.T) {
+	const engine = "Stockfish 15.1, Elo 1500"
+	dir := t.TempDir()
+	j, g, err := Open(Options{Dir: dir})
+	if err != nil || g != nil {
+		t.Fatalf("open: %v, %v", g, err)
+	}
+	base := game.Options{Laws: "fide2023"}
+	opts := base
+	opts.Remote = [2]bool{false, true}
+	opts.Tags = map[string]string{"Black": engine}
+	h, err := j.Begin(0, NewHeader(j.Game(), opts, time.Time{}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := game.New(h.Options(base), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec := NewRecorder(j, RecorderOptions{Game: func() *game.Game { return p }, Header: h})
+	for _, c := range []struct {
+		action, value string
+		refused       bool
+	}{
+		{game.ActionNameWhite, "Anna", false},
+		{game.ActionNameBlack, "Ben", true}, // the engine's side
+		{game.ActionNameWhite, "Anna Rudolf", false},
+	} {
+		l := trace.Line{T: time.Second, Kind: trace.Arbiter, Action: c.action, Value: c.value, Side: trace.SideArbiter}
+		rec.Input(l)
+		if err := p.Action(l.T, l.Action, l.Value); (err != nil) != c.refused {
+			t.Errorf("%s %q: %v, refused: want %v", c.action, c.value, err, c.refused)
+		}
+	}
+	want := []string{`[White "Anna Rudolf"]`, `[Black "` + engine + `"]`}
+	live := p.PGN()
+	for _, tag := range want {
+		if !strings.Contains(live, tag) {
+			t.Errorf("live PGN without %s:\n%s", tag, live)
+		}
+	}
+	cur, err := Read(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rp, err := Replay(cur, base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := rp.Game.PGN(); got != live {
+		t.Errorf("replayed PGN:\n%s\nwant:\n%s", got, live)
+	}
+	for _, l := range []trace.Line{
+		{T: 2 * time.Second, Kind: trace.Arbiter, Action: game.ActionResign, Value: "white", Side: trace.SideArbiter},
+		{T: 3 * time.Second, Kind: trace.Arbiter, Action: trace.ActionNewGame, Side: trace.SideArbiter},
+	} {
+		rec.Input(l)
+		if err := p.Input(l); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := j.Close(); err != nil {
+		t.Fatal(err)
+	}
+	next, err := Read(dir)
+	if err != nil || next == nil {
+		t.Fatalf("next game: %v, %v", next, err)
+	}
+	if next.Header.Tags["White"] != "Anna Rudolf" || next.Header.Tags["Black"] != engine {
+		t.Errorf("next game's header tags %v", next.Header.Tags)
+	}
+}

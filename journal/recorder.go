@@ -81,7 +81,8 @@ func (r *Recorder) Header() Header {
 
 // Input journals an input before it is applied. An arbiter's new-game
 // action ends the game in progress: the journal rotates first, and the
-// action opens the new game's journal.
+// action opens the new game's journal. A player named (game.ActionNameWhite,
+// ActionNameBlack) stays named in the next game's header.
 func (r *Recorder) Input(l trace.Line) {
 	if l.Kind == trace.Arbiter && l.Action == trace.ActionNewGame {
 		if g := r.game(); g.Snapshot().Moves > 0 || g.Snapshot().Result != nil {
@@ -91,6 +92,17 @@ func (r *Recorder) Input(l trace.Line) {
 	}
 	r.j.AppendInput(l)
 	r.showFault()
+	if tag, ok := game.NameTag(l.Action); ok && l.Kind == trace.Arbiter && r.game().CheckName(l.Action, l.Value) == nil {
+		// A player named from the console keeps the name in the games that
+		// follow, as the configuration's names do: the next header has it.
+		v := l.Value
+		if v == "" {
+			v = "?"
+		}
+		r.mu.Lock()
+		r.header.Tags[tag] = v
+		r.mu.Unlock()
+	}
 }
 
 // Report journals a report (syncing at moves, rulings, irregularities and

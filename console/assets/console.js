@@ -74,6 +74,15 @@
     try { token = localStorage.getItem(TOKEN_KEY) || ''; } catch (e) { token = ''; }
   }
 
+  // tokenFromLink takes a token from an arbiter's link opened in this
+  // already open tab (hashchange): it is stored, checked and dropped from
+  // the address bar, as at load.
+  function tokenFromLink() {
+    if (!/(?:^#|&)token=/.test(location.hash)) return;
+    readToken();
+    checkRole();
+  }
+
   function setToken(t) {
     token = t;
     try {
@@ -110,6 +119,7 @@
       drawPending(state);
       drawEngine(state);
       drawWarnOnly(state);
+      drawPlayers(state);
     }
   }
 
@@ -177,6 +187,40 @@
     box.disabled = st.tournament || underway;
     box.closest('label').title = st.tournament ? 'not in tournament mode: a tournament exacts every penalty'
       : underway ? 'switched between games: before the first move or after the result' : '';
+  }
+
+  // drawPlayers shows the players form to whoever may name the players
+  // (the arbiter; the player at a simulated board), with the names as the
+  // game has them; a side played from off the board (an engine) is named
+  // by its player, and its name cannot be changed here. A name being typed
+  // is left alone.
+  function drawPlayers(st) {
+    el('players-box').hidden = !(st.simulated || role === 'arbiter');
+    const names = st.players || {};
+    const remote = st.remote || {};
+    for (const side of ['white', 'black']) {
+      const input = el('player-' + side);
+      if (document.activeElement !== input && !input.dataset.typed) input.value = names[side] || '';
+      input.disabled = !!remote[side];
+      input.title = remote[side] ? `${cap(side)} is played from off the board, and named by whoever plays it` : '';
+    }
+  }
+
+  // namePlayers names the players (POST .../players): the sides played at
+  // the board only.
+  function namePlayers() {
+    const body = {};
+    for (const side of ['white', 'black']) {
+      const input = el('player-' + side);
+      if (!input.disabled) body[side] = input.value.trim();
+    }
+    queue = queue.then(async () => {
+      const ok = await post(api('players'), body);
+      if (ok) for (const side of ['white', 'black']) delete el('player-' + side).dataset.typed;
+      if (state) drawPlayers(state);
+      return ok;
+    });
+    return queue;
   }
 
   // engineCommand gives the engine playing a side a command (POST
@@ -655,8 +699,12 @@
     }
     players.className = playerButtons.length ? 'choices' : '';
     players.replaceChildren(...playerButtons);
+    // The arbiter's rulings add something only where no player's buttons
+    // offer the same options: on a board with sensors, or when the law
+    // gives the choice to the arbiter. At a simulated board the chooser's
+    // buttons serve the arbiter too, and each option is shown once.
     const rulings = [];
-    if (role === 'arbiter') {
+    if (role === 'arbiter' && !playerButtons.length) {
       const head = document.createElement('p');
       head.textContent = p.chooser === 'arbiter' ? 'Rule:' : `Or rule for ${cap(p.chooser)}, as the arbiter:`;
       rulings.push(head);
@@ -945,6 +993,7 @@
     drawPromotion(st);
     el('status').textContent = statusText(st);
     drawWarnOnly(st);
+    drawPlayers(st);
     el('status').dataset.syncing = st.syncing ? (st.mismatch ? 'mismatch' : 'restore') : '';
     const fault = el('fault');
     fault.textContent = faultText(st);
@@ -1410,6 +1459,7 @@
       el('token').value = '';
     });
     el('token-forget').addEventListener('click', () => setToken(''));
+    window.addEventListener('hashchange', tokenFromLink);
     el('new-game').addEventListener('click', () => {
       if (confirm('Start a new game? The game in progress ends here.')) arbiterAction({ action: 'new-game' });
     });
@@ -1422,6 +1472,13 @@
       });
     }
     el('warn-only').addEventListener('change', (e) => warnOnly(e.target.checked));
+    for (const side of ['white', 'black']) {
+      el('player-' + side).addEventListener('input', (e) => { e.target.dataset.typed = '1'; });
+    }
+    el('players-form').addEventListener('submit', (e) => {
+      e.preventDefault();
+      namePlayers();
+    });
     el('laws-change').addEventListener('click', () => {
       const id = el('laws-select').value;
       if (id && confirm(`Change the law-set to ${id}?`)) arbiterAction({ action: 'laws', value: id });
