@@ -19,19 +19,9 @@ import (
 // Each name changed goes to the game as an arbiter line
 // (game.ActionNameWhite, ActionNameBlack), so the journal keeps it.
 func (s *Server) players(w http.ResponseWriter, r *http.Request, h *hub) {
-	who, ok := s.authenticate(w, r)
+	who, ok := s.arbiterOrPlayerAtSimulated(w, r, h, "only its arbiter names the players")
 	if !ok {
 		return
-	}
-	if who != arbiterRole {
-		switch {
-		case !h.b.Simulated():
-			writeError(w, http.StatusUnauthorized, "arbiter token required: board %s reads its sensors, and only its arbiter names the players", h.b.ID())
-			return
-		case !s.hostAllowed(r):
-			writeError(w, http.StatusForbidden, "host %q is not one this console answers to for the simulated board without the arbiter token", r.Host)
-			return
-		}
 	}
 	obj, ok := readObject(w, r, "players", "white", "black")
 	if !ok {

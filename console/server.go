@@ -550,25 +550,37 @@ func (s *Server) arbiter(w http.ResponseWriter, r *http.Request, h *hub) {
 	s.submit(w, r, h, l)
 }
 
+// arbiterOrPlayerAtSimulated reports who asks and whether the request may
+// go on: the
+// arbiter's (the token) always; without the token only on a simulated board
+// and from a host this console answers to (the player at it, a home board
+// with no arbiter). Otherwise it answers 401 or 403, ending with why: what
+// on a board with sensors only its arbiter (or its buttons) may do.
+func (s *Server) arbiterOrPlayerAtSimulated(w http.ResponseWriter, r *http.Request, h *hub, why string) (role, bool) {
+	who, ok := s.authenticate(w, r)
+	if !ok || who == arbiterRole {
+		return who, ok
+	}
+	switch {
+	case !h.b.Simulated():
+		writeError(w, http.StatusUnauthorized, "arbiter token required: board %s reads its sensors, and %s", h.b.ID(), why)
+		return who, false
+	case !s.hostAllowed(r):
+		writeError(w, http.StatusForbidden, "host %q is not one this console answers to for the simulated board without the arbiter token", r.Host)
+		return who, false
+	}
+	return who, true
+}
+
 // opponent gives the board's opponent from off the board (an engine) a
 // command. Who may: the arbiter (the token), and, on a simulated board, the
 // player at it: whoever may play on it from the page (a host this console
 // answers to), as for its inputs. On a board with sensors the player uses
 // the board's buttons, and the page needs the token.
 func (s *Server) opponent(w http.ResponseWriter, r *http.Request, h *hub) {
-	who, ok := s.authenticate(w, r)
+	who, ok := s.arbiterOrPlayerAtSimulated(w, r, h, "its player commands the engine with the board's buttons")
 	if !ok {
 		return
-	}
-	if who != arbiterRole {
-		switch {
-		case !h.b.Simulated():
-			writeError(w, http.StatusUnauthorized, "arbiter token required: board %s reads its sensors, and its player commands the engine with the board's buttons", h.b.ID())
-			return
-		case !s.hostAllowed(r):
-			writeError(w, http.StatusForbidden, "host %q is not one this console answers to for the simulated board without the arbiter token", r.Host)
-			return
-		}
 	}
 	obj, ok := readObject(w, r, "opponent", "command", "value")
 	if !ok {
@@ -640,19 +652,9 @@ func writeSubmitError(w http.ResponseWriter, err error) {
 // board with no arbiter. A switch the game refuses (mid-game, in tournament
 // mode) is answered 409 with the game's words.
 func (s *Server) warnOnly(w http.ResponseWriter, r *http.Request, h *hub) {
-	who, ok := s.authenticate(w, r)
+	who, ok := s.arbiterOrPlayerAtSimulated(w, r, h, "only its arbiter switches warn-only")
 	if !ok {
 		return
-	}
-	if who != arbiterRole {
-		switch {
-		case !h.b.Simulated():
-			writeError(w, http.StatusUnauthorized, "arbiter token required: board %s reads its sensors, and only its arbiter switches warn-only", h.b.ID())
-			return
-		case !s.hostAllowed(r):
-			writeError(w, http.StatusForbidden, "host %q is not one this console answers to for the simulated board without the arbiter token", r.Host)
-			return
-		}
 	}
 	obj, ok := readObject(w, r, "warn-only", "value")
 	if !ok {
