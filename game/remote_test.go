@@ -106,22 +106,7 @@ func TestRemoteSideOffendedIsRuledForIt(t *testing.T) {
 // A take-back against the engine: the board is guided back, the moves go
 // from the record, the engine's move in hand is forgotten.
 func TestTakeBack(t *testing.T) {
-	var out []report.Report
-	g, err := New(Options{Laws: "fide2023"}, func(r report.Report) { out = append(out, r) })
-	if err != nil {
-		t.Fatal(err)
-	}
-	g.SetRemote(0, board.Black, true)
-	play(t, g, `{"t":0,"lift":"e2"}
-{"t":200,"place":"e4"}
-`)
-	g.Advance(time.Second)
-	if err := g.Play(time.Second, mustUCI(t, "e7e5")); err != nil {
-		t.Fatal(err)
-	}
-	play(t, g, `{"t":2000,"lift":"e7"}
-{"t":2200,"place":"e5"}
-`)
+	g, out := afterE4E5(t)
 	g.Advance(3 * time.Second)
 	if err := g.TakeBack(3*time.Second, 3, board.White); err == nil {
 		t.Error("three moves taken back of two")
@@ -133,7 +118,7 @@ func TestTakeBack(t *testing.T) {
 	if s.Moves != 0 || !s.Syncing || s.Expected.FEN() != board.StartFEN {
 		t.Fatalf("after the take-back: %d moves, syncing %v, expected %s", s.Moves, s.Syncing, s.Expected.FEN())
 	}
-	if r := lastOf(out, report.Ruling); r == nil || r.Option != report.OptTakeBack || r.By != report.White {
+	if r := lastOf(*out, report.Ruling); r == nil || r.Option != report.OptTakeBack || r.By != report.White {
 		t.Errorf("ruling %+v", r)
 	}
 	play(t, g, `{"t":4000,"lift":"e5"}
@@ -349,22 +334,8 @@ func TestTakeBackPendingMove(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			var out []report.Report
-			g, err := New(Options{Laws: "fide2023"}, func(r report.Report) { out = append(out, r) })
-			if err != nil {
-				t.Fatal(err)
-			}
-			g.SetRemote(0, board.Black, true)
-			play(t, g, `{"t":0,"lift":"e2"}
-{"t":200,"place":"e4"}
-`)
-			g.Advance(time.Second)
-			if err := g.Play(time.Second, mustUCI(t, "e7e5")); err != nil {
-				t.Fatal(err)
-			}
-			play(t, g, `{"t":2000,"lift":"e7"}
-{"t":2200,"place":"e5"}
-{"t":5000,"lift":"g1"}
+			g, out := afterE4E5(t)
+			play(t, g, `{"t":5000,"lift":"g1"}
 {"t":5200,"place":"f3"}
 `)
 			g.Advance(tc.at)
@@ -375,10 +346,10 @@ func TestTakeBackPendingMove(t *testing.T) {
 			if s.Moves != tc.wantMoves || s.Expected.FEN() != tc.wantFEN || s.HasLanding {
 				t.Errorf("after the take-back: %d moves, expected %s, landing %v; want %d moves, %s", s.Moves, s.Expected.FEN(), s.HasLanding, tc.wantMoves, tc.wantFEN)
 			}
-			if got := movesOf(out); got != "e2e4 e7e5 g1f3" && tc.wantMoves == 2 {
+			if got := movesOf(*out); got != "e2e4 e7e5 g1f3" && tc.wantMoves == 2 {
 				t.Errorf("moves made %q, want the knight's move made before it was taken back", got)
 			}
-			if r := lastOf(out, report.Ruling); r == nil || r.Option != report.OptTakeBack || r.Reason != tc.wantTaken {
+			if r := lastOf(*out, report.Ruling); r == nil || r.Option != report.OptTakeBack || r.Reason != tc.wantTaken {
 				t.Errorf("ruling %+v, want %q", r, tc.wantTaken)
 			}
 			// The board is lit to set the men back where they stood.
@@ -393,4 +364,28 @@ func TestTakeBackPendingMove(t *testing.T) {
 			}
 		})
 	}
+}
+
+// afterE4E5 is a fide2023 game against an engine playing Black: White's
+// e2-e4 by hand, the engine's e7-e5 carried out on the board by 2.2 s. The
+// reports go to the slice returned.
+func afterE4E5(t *testing.T) (*Game, *[]report.Report) {
+	t.Helper()
+	out := new([]report.Report)
+	g, err := New(Options{Laws: "fide2023"}, func(r report.Report) { *out = append(*out, r) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	g.SetRemote(0, board.Black, true)
+	play(t, g, `{"t":0,"lift":"e2"}
+{"t":200,"place":"e4"}
+`)
+	g.Advance(time.Second)
+	if err := g.Play(time.Second, mustUCI(t, "e7e5")); err != nil {
+		t.Fatal(err)
+	}
+	play(t, g, `{"t":2000,"lift":"e7"}
+{"t":2200,"place":"e5"}
+`)
+	return g, out
 }
