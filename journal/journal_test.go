@@ -781,22 +781,7 @@ func TestRemoteSidesAndTagsCarryOver(t *testing.T) {
 		t.Errorf("replayed PGN without the engine's name:\n%s", pgn)
 	}
 	// The game ends, a new one begins: its journal keeps both.
-	for _, l := range []trace.Line{
-		{T: 2 * time.Second, Kind: trace.Arbiter, Action: game.ActionResign, Value: "white", Side: trace.SideArbiter},
-		{T: 3 * time.Second, Kind: trace.Arbiter, Action: trace.ActionNewGame, Side: trace.SideArbiter},
-	} {
-		rec.Input(l)
-		if err := p.Input(l); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := j.Close(); err != nil {
-		t.Fatal(err)
-	}
-	next, err := Read(dir)
-	if err != nil || next == nil {
-		t.Fatalf("next game: %v, %v", next, err)
-	}
+	next := resignAndBeginNext(t, dir, j, rec, p)
 	if next.Header.Game != 2 || next.Header.Remote != trace.SideBlack || next.Header.Tags["Black"] != "Stockfish 15.1, Elo 1500" {
 		t.Errorf("next game's header %+v", next.Header)
 	}
@@ -896,6 +881,16 @@ func TestPlayersNamedCarryOver(t *testing.T) {
 	if got := rp.Game.PGN(); got != live {
 		t.Errorf("replayed PGN:\n%s\nwant:\n%s", got, live)
 	}
+	next := resignAndBeginNext(t, dir, j, rec, p)
+	if next.Header.Tags["White"] != "Anna Rudolf" || next.Header.Tags["Black"] != engine {
+		t.Errorf("next game's header tags %v", next.Header.Tags)
+	}
+}
+
+// resignAndBeginNext ends the game White resigning at 2 s, begins a new one
+// at 3 s, closes the journal and reads the new game from dir.
+func resignAndBeginNext(t *testing.T, dir string, j *Journal, rec *Recorder, p *game.Game) *Game {
+	t.Helper()
 	for _, l := range []trace.Line{
 		{T: 2 * time.Second, Kind: trace.Arbiter, Action: game.ActionResign, Value: "white", Side: trace.SideArbiter},
 		{T: 3 * time.Second, Kind: trace.Arbiter, Action: trace.ActionNewGame, Side: trace.SideArbiter},
@@ -912,7 +907,5 @@ func TestPlayersNamedCarryOver(t *testing.T) {
 	if err != nil || next == nil {
 		t.Fatalf("next game: %v, %v", next, err)
 	}
-	if next.Header.Tags["White"] != "Anna Rudolf" || next.Header.Tags["Black"] != engine {
-		t.Errorf("next game's header tags %v", next.Header.Tags)
-	}
+	return next
 }
