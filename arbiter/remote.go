@@ -125,7 +125,7 @@ func (g *Game) TakeBack(t time.Duration, plies int, by board.Color) error {
 	if g.hasLast {
 		g.lastMove = g.moves[keep-1].move
 	}
-	reason := fmt.Sprintf("%d %s taken back", plies, plural(plies, "move", "moves"))
+	reason := report.TakeBackReason(plies)
 	g.emit(report.Report{Type: report.Ruling, T: t, Option: report.OptTakeBack, By: party(by), Reason: reason})
 	g.comment(fmt.Sprintf("%s by %s: %s", report.OptTakeBack, party(by), reason))
 	g.restoreTo(t, target, nil)

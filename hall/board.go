@@ -334,6 +334,12 @@ func (b *Board) report(e *wire.Event, r *report.Report, received time.Time) {
 		b.pending = &console.Pending{Kind: r.Kind, Law: r.Law, Offender: r.Offender, Chooser: r.Chooser, Options: r.Options}
 	case report.Ruling:
 		b.pending = nil
+		if n, ok := r.TakenBack(); ok && n <= len(b.moves) {
+			// Moves taken back by a player (against an engine): the
+			// take-back's note, and the notes after the moves taken back,
+			// go after the last move kept.
+			b.keepMoves(len(b.moves) - n)
+		}
 		if r.Option == report.OptAnnul {
 			// The game begins anew: the annulment is its first note.
 			b.moves, b.notes, b.ply, b.result = nil, nil, 0, nil
@@ -373,17 +379,45 @@ func (b *Board) addMove(m Move) {
 				before = board.StartFEN
 			}
 			pos, turn, ok := parsePlacement(before)
-			if !ok || !pos.apply(m.UCI) {
+			if !ok {
 				break
 			}
+			if !pos.apply(m.UCI) {
+				continue // the man is not there: it follows an earlier position
+			}
 			if pos == want && turn != wantTurn {
-				b.moves = b.moves[:k+1]
+				b.keepMoves(k + 1)
 				break
 			}
 		}
 	}
 	m.Ply = len(b.moves) + 1
 	b.moves = append(b.moves, m)
+}
+
+// keepMoves keeps the first n moves of the game and drops the rest (taken
+// back): every note after a move dropped is kept after the last move kept,
+// where it happened in the game as it now goes, as the board's console keeps
+// it, so that a note never slides after a later move that takes a dropped
+// move's number. The notes and the moves go together into the state, the
+// grid and a game kept from its events.
+func (b *Board) keepMoves(n int) {
+	if n >= len(b.moves) {
+		return
+	}
+	b.moves = b.moves[:n]
+	for i := range b.notes {
+		b.notes[i].Ply = min(b.notes[i].Ply, n)
+	}
+	b.ply = n
+	switch {
+	case n > 0:
+		b.fen = b.moves[n-1].FEN
+	case b.header != nil && b.header.FEN != "":
+		b.fen = b.header.FEN
+	default:
+		b.fen = board.StartFEN
+	}
 }
 
 // placement is where the men stand, a1 first, as FEN letters (0 for an

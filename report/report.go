@@ -9,6 +9,7 @@
 package report
 
 import (
+	"strconv"
 	"strings"
 	"time"
 )
@@ -104,6 +105,32 @@ func (o OptionID) TouchedSquare() (string, bool) {
 		return "", false
 	}
 	return sq, true
+}
+
+// TakeBackReason is the reason a take-back ruling (OptTakeBack) gives: how
+// many moves were taken back, "1 move taken back" or "2 moves taken back".
+// TakenBack reads it back.
+func TakeBackReason(plies int) string {
+	if plies == 1 {
+		return "1 move taken back"
+	}
+	return strconv.Itoa(plies) + " moves taken back"
+}
+
+// TakenBack returns how many moves a take-back ruling took back, read from
+// its reason (TakeBackReason), and false for any other report or a reason
+// that does not say: a follower of the game's reports (the club hall) drops
+// those moves from its record at once.
+func (r *Report) TakenBack() (int, bool) {
+	if r.Type != Ruling || r.Option != OptTakeBack {
+		return 0, false
+	}
+	n, rest, ok := strings.Cut(r.Reason, " ")
+	plies, err := strconv.Atoi(n)
+	if !ok || err != nil || plies < 1 || (rest != "move taken back" && rest != "moves taken back") {
+		return 0, false
+	}
+	return plies, true
 }
 
 // Outcome is a game's result as PGN writes it.
