@@ -45,18 +45,7 @@ func (d *daemon) startConsole() error {
 	}
 	simulated := d.simulated()
 	lo := console.LocalOptions{ID: id, Simulated: simulated, Tournament: d.opts.Tournament, Layer: d.consoleLayer(), Notices: d.engineNotice.notices}
-	if d.voice != nil {
-		// The page speaks the board's own words; silent boards give it
-		// plain English.
-		lo.Voice = d.voice.words
-		sp := d.voice.speaker
-		lo.Faults = func() []string {
-			if sp.Fault() != nil {
-				return []string{"voice"}
-			}
-			return nil
-		}
-	}
+	d.voiceOptions(&lo)
 	if d.engine != nil {
 		lo.Opponent = d.engine.console()
 	}
@@ -121,6 +110,24 @@ func (d *daemon) startConsole() error {
 		d.log.Info("arbiter token kept in " + path + " (readable by boardd only)")
 	}
 	return nil
+}
+
+// voiceOptions gives a console view of the board (the console's, the hall
+// uplink's) the board's voice: its words for the page's speech (the say
+// events; a silent board gives plain English) and its fault ("voice" while
+// the speech program fails).
+func (d *daemon) voiceOptions(lo *console.LocalOptions) {
+	if d.voice == nil {
+		return
+	}
+	lo.Voice = d.voice.words
+	sp := d.voice.speaker
+	lo.Faults = func() []string {
+		if sp.Fault() != nil {
+			return []string{"voice"}
+		}
+		return nil
+	}
 }
 
 // tokenRetry is how often an arbiter token that could not be saved is

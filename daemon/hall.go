@@ -105,7 +105,11 @@ func (d *daemon) startHall() error {
 		return errors.New("hall: the journal is not open: the board cannot publish its game")
 	}
 	simulated := d.simulated()
-	local, err := console.NewLocal(d.runner, console.LocalOptions{ID: s.board, Simulated: simulated, Tournament: d.opts.Tournament})
+	// The hall's page of the board shows the voice's fault and speaks the
+	// board's lines, as the board's own console does.
+	lo := console.LocalOptions{ID: s.board, Simulated: simulated, Tournament: d.opts.Tournament}
+	d.voiceOptions(&lo)
+	local, err := console.NewLocal(d.runner, lo)
 	if err != nil {
 		return err
 	}

@@ -2,6 +2,7 @@ package hall
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -53,7 +54,11 @@ type Board struct {
 
 	state  *stateMessage
 	health wire.Health
-	heard  time.Time
+	// saidSince and saidN are the run of the board's spoken lines and the
+	// last line of it handed to the watchers (wire.State.Said).
+	saidSince time.Time
+	saidN     uint64
+	heard     time.Time
 
 	watchers map[int]func(console.Change)
 	nextW    int
@@ -519,6 +524,7 @@ func (b *Board) setState(st *stateMessage) {
 		b.pgn, b.pgnGame, b.pgnSeq, b.played, b.stored = "", 0, 0, 0, ""
 		b.h.store.newEpoch(b.id)
 	}
+	said := b.saidLocked(st, b.state == nil)
 	b.state = st
 	if st.Game == b.game || b.header == nil {
 		b.pgn, b.pgnGame, b.pgnSeq, b.restore = st.PGN, st.Game, st.Seq, true
@@ -558,7 +564,42 @@ func (b *Board) setState(st *stateMessage) {
 	if ask {
 		b.h.resend(b.id, from)
 	}
+	for _, js := range said {
+		b.notify(console.Change{Say: js})
+	}
 	b.notify(console.Change{})
+}
+
+// saidLocked returns the lines of the board's voice in st that the hall has
+// not handed on yet, as the console's say events ({"text": ..., "lang":
+// ...}), and notes them as handed on: those numbered past the last taken in
+// the same run, or every one of a new run (the board restarted). The lines
+// in the first state the hall hears from a board (a retained one, from
+// before the hall was there) are not spoken late: they are only noted.
+func (b *Board) saidLocked(st *stateMessage, first bool) [][]byte {
+	if len(st.Said) == 0 {
+		return nil
+	}
+	same := st.SaidSince.Equal(b.saidSince)
+	var out [][]byte
+	for _, l := range st.Said {
+		if l.N == 0 || l.Text == "" || (same && l.N <= b.saidN) {
+			continue
+		}
+		b.saidSince, b.saidN, same = st.SaidSince, l.N, true
+		if first {
+			continue
+		}
+		js, err := json.Marshal(struct {
+			Text string `json:"text"`
+			Lang string `json:"lang"`
+		}{l.Text, l.Lang})
+		if err != nil {
+			continue // two strings always marshal
+		}
+		out = append(out, js)
+	}
+	return out
 }
 
 func (b *Board) setHealth(hl *wire.Health) {

@@ -3,6 +3,7 @@ package hall
 import (
 	"encoding/json"
 	"fmt"
+	"time"
 
 	"github.com/boardd/boardd/console"
 	"github.com/boardd/boardd/hall/wire"
@@ -22,6 +23,10 @@ type stateMessage struct {
 	Events  uint64          `json:"events"`
 	State   json.RawMessage `json:"state"`
 	PGN     string          `json:"pgn"`
+	// Said and SaidSince are the lines the board's voice said lately
+	// (wire.State.Said), for the board's page to speak.
+	Said      []wire.Said `json:"said"`
+	SaidSince time.Time   `json:"said_since"`
 
 	head stateHead
 }

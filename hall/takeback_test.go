@@ -157,3 +157,43 @@ func TestNotesStayAtTheirPlyAfterATakeBack(t *testing.T) {
 		})
 	}
 }
+
+// TestBoardSaid: the lines of the board's voice in its state messages are
+// handed to the board's watchers (the hall's page of the board) as say
+// events, each once: none from the first state the hall hears (said before
+// it was there), the lines past the last taken in the same run, every line
+// of a new run (the board restarted), nothing from a line without words.
+func TestBoardSaid(t *testing.T) {
+	run1 := time.Date(2026, 3, 1, 19, 0, 0, 0, time.UTC)
+	run2 := run1.Add(time.Hour)
+	line := func(n uint64, text string) wire.Said { return wire.Said{N: n, Text: text, Lang: "de"} }
+	states := []struct {
+		since time.Time
+		said  []wire.Said
+		want  []string
+	}{
+		{run1, []wire.Said{line(1, "eins"), line(2, "zwei")}, nil}, // the first state: not spoken late
+		{run1, []wire.Said{line(1, "eins"), line(2, "zwei"), line(3, "drei")}, []string{`{"text":"drei","lang":"de"}`}},
+		{run1, []wire.Said{line(2, "zwei"), line(3, "drei")}, nil},
+		{run1, nil, nil},
+		{run1, []wire.Said{line(3, "drei"), line(4, ""), line(5, "fünf"), line(6, "sechs")}, []string{`{"text":"fünf","lang":"de"}`, `{"text":"sechs","lang":"de"}`}},
+		{run2, []wire.Said{line(0, "null"), line(1, "neu")}, []string{`{"text":"neu","lang":"de"}`}},
+		{run2, []wire.Said{line(1, "neu")}, nil},
+	}
+	h := testHall()
+	b := h.board("b1")
+	var got []string
+	stop := b.Watch(func(c console.Change) {
+		if c.Say != nil {
+			got = append(got, string(c.Say))
+		}
+	})
+	defer stop()
+	for i, st := range states {
+		got = nil
+		b.setState(stateOf(t, &wire.State{Board: "b1", Seq: uint64(10 + i), Game: 1, GameSeq: 1, Events: uint64(9 + i), Said: st.said, SaidSince: st.since}))
+		if strings.Join(got, " | ") != strings.Join(st.want, " | ") {
+			t.Errorf("state %d: said %q, want %q", i, got, st.want)
+		}
+	}
+}

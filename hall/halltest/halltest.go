@@ -24,6 +24,7 @@ import (
 	"github.com/boardd/boardd/report"
 	"github.com/boardd/boardd/timing"
 	"github.com/boardd/boardd/trace"
+	"github.com/boardd/boardd/voice"
 )
 
 // Options configure a simulated board.
@@ -44,6 +45,11 @@ type Options struct {
 	// sequence number and the wall time it was made (on the runner's
 	// goroutine: it must not block).
 	OnMove func(seq uint64, r report.Report, at time.Time)
+	// Voice words the board's spoken lines (plain English if zero), and
+	// Faults names faults beside the game ("voice"), as a board's voice
+	// gives them to its console and its uplink (console.LocalOptions).
+	Voice  voice.Words
+	Faults func() []string
 }
 
 // Board is a running simulated board.
@@ -143,7 +149,7 @@ func Start(ctx context.Context, o Options) (*Board, error) {
 		defer close(b.done)
 		b.Runner.Run(runCtx)
 	}()
-	b.Local, err = console.NewLocal(b.Runner, console.LocalOptions{ID: o.ID, Simulated: true})
+	b.Local, err = console.NewLocal(b.Runner, console.LocalOptions{ID: o.ID, Simulated: true, Voice: o.Voice, Faults: o.Faults})
 	if err != nil {
 		b.stop()
 		return nil, err

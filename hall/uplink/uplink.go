@@ -23,6 +23,7 @@ package uplink
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -162,7 +163,15 @@ type Uplink struct {
 	recent     []string // ids of the last actions carried out
 	actionSeq  uint64   // the number of the last action taken (ActionSeqFile)
 	gameSeq    struct{ game, seq uint64 }
+	said       []saidLine // the lines said lately, for the state (wire.State.Said)
+	saidN      uint64     // the number of the last line said
 	stats      Stats
+}
+
+// saidLine is a line the board's voice said, and when (Options.Now).
+type saidLine struct {
+	wire.Said
+	at time.Time
 }
 
 // Start connects to the broker and begins publishing, until Close (ctx's
@@ -238,9 +247,12 @@ func Start(ctx context.Context, o Options) (*Uplink, error) {
 		u.cancel()
 		return nil, fmt.Errorf("uplink: %w", err)
 	}
-	u.stop = o.Console.Watch(func(console.Change) {
+	u.stop = o.Console.Watch(func(c console.Change) {
 		u.mu.Lock()
 		u.stateDirty = true
+		if c.Say != nil {
+			u.addSaidLocked(c.Say)
+		}
 		u.mu.Unlock()
 		u.poke()
 	})
@@ -460,7 +472,7 @@ func (u *Uplink) run() {
 		}
 		retry = 0
 		u.mu.Lock()
-		dirty, due := u.stateDirty, u.healthDue
+		dirty := u.stateDirty
 		u.mu.Unlock()
 		if dirty {
 			if wait := u.o.StateEvery - u.o.Now().Sub(lastState); wait > 0 {
@@ -473,6 +485,11 @@ func (u *Uplink) run() {
 				}
 			}
 		}
+		// Read after the state: a fault the state showed first (the
+		// voice's, the sensors') goes out in the health at once.
+		u.mu.Lock()
+		due := u.healthDue
+		u.mu.Unlock()
 		if due {
 			ctx, cancel := context.WithTimeout(u.ctx, 10*time.Second)
 			if err := u.publishHealth(ctx, true); err == nil {
@@ -623,11 +640,49 @@ func eventFor(board string, rec journal.Record) (wire.Event, bool) {
 	return ev, true
 }
 
+// addSaidLocked keeps a line the board's voice said (a console say event,
+// {"text": ..., "lang": ...}) for the next state messages, numbered; the
+// oldest go past wire.MaxSaid.
+func (u *Uplink) addSaidLocked(js []byte) {
+	var line struct {
+		Text string `json:"text"`
+		Lang string `json:"lang"`
+	}
+	if err := json.Unmarshal(js, &line); err != nil || line.Text == "" {
+		u.log.Debug("hall: a line said that the state cannot carry", "say", string(js), "err", err)
+		return
+	}
+	u.saidN++
+	u.said = append(u.said, saidLine{Said: wire.Said{N: u.saidN, Text: line.Text, Lang: line.Lang}, at: u.o.Now()})
+	if over := len(u.said) - wire.MaxSaid; over > 0 {
+		u.said = append(u.said[:0], u.said[over:]...)
+	}
+}
+
+// saidLocked returns the lines said within wire.SaidFor of now, oldest
+// first, and forgets the older ones.
+func (u *Uplink) saidLocked(now time.Time) []wire.Said {
+	i := 0
+	for i < len(u.said) && now.Sub(u.said[i].at) > wire.SaidFor {
+		i++
+	}
+	u.said = append(u.said[:0], u.said[i:]...)
+	if len(u.said) == 0 {
+		return nil
+	}
+	out := make([]wire.Said, len(u.said))
+	for k, l := range u.said {
+		out[k] = l.Said
+	}
+	return out
+}
+
 // publishState sends the board's state, retained.
 func (u *Uplink) publishState() error {
 	u.mu.Lock()
 	u.stateDirty = false
 	events := u.prev
+	said := u.saidLocked(u.o.Now())
 	u.mu.Unlock()
 	seq, game := u.o.Journal.Seq(), u.o.Journal.Game()
 	ctx, cancel := context.WithTimeout(u.ctx, 10*time.Second)
@@ -649,7 +704,8 @@ func (u *Uplink) publishState() error {
 		u.poke()
 		return nil
 	}
-	msg := &wire.State{Board: u.o.Board, Seq: seq, Game: game, GameSeq: u.currentGameSeq(game), Events: events, At: u.o.Now(), State: st, PGN: pgn}
+	msg := &wire.State{Board: u.o.Board, Seq: seq, Game: game, GameSeq: u.currentGameSeq(game), Events: events, At: u.o.Now(), State: st, PGN: pgn,
+		Said: said, SaidSince: u.start}
 	payload, err := wire.Encode(msg)
 	if err != nil {
 		return err
@@ -672,8 +728,9 @@ func (u *Uplink) publishState() error {
 }
 
 // faultsOf names the faults the board shows: the console's own (State.Faults:
-// "sensor", "journal"), and FaultNoKey when noKey. The LEDs cannot tell
-// them apart: both light the fault corners.
+// "sensor", "journal", and "voice" while the speech program fails), and
+// FaultNoKey when noKey. The LEDs cannot tell sensor and journal faults
+// apart: both light the fault corners.
 func faultsOf(st *console.State, noKey bool) []string {
 	var out []string
 	out = append(out, st.Faults...)

@@ -151,7 +151,39 @@ type State struct {
 	At      time.Time     `json:"at"`
 	State   console.State `json:"state"`
 	PGN     string        `json:"pgn"`
+	// Said holds the lines the board's voice said lately, oldest first
+	// (its words for a move, a ruling, the opponent's move to carry out:
+	// what the board's console hands its own page as say events), for the
+	// hall's page of the board to speak: at most MaxSaid, none said more
+	// than SaidFor before At. A hall speaks each line once, the lines whose
+	// N is past the last it took in the same run (SaidSince). A board that
+	// sends none (an older one) is silent on the hall's page; an older hall
+	// ignores them.
+	Said []Said `json:"said,omitempty"`
+	// SaidSince names the run Said's numbers count in: when the board
+	// began numbering its lines (its uplink's start). A board restarted
+	// numbers from 1 again, in a run of its own.
+	SaidSince time.Time `json:"said_since,omitzero"`
 }
+
+// Said is a line the board's voice said (State.Said): N numbers it from 1
+// in its run, Text is its words and Lang their language ("en", "de"), as
+// the console's say event gives them.
+type Said struct {
+	N    uint64 `json:"n"`
+	Text string `json:"text"`
+	Lang string `json:"lang"`
+}
+
+// MaxSaid is the most lines a state carries (State.Said): a burst of more
+// between two state messages loses its oldest, as the board's own speaker
+// queue does.
+const MaxSaid = 16
+
+// SaidFor is how long after it was said a line goes in the board's state
+// messages (State.Said): a line said while the broker was out of reach, and
+// older than this when it is back, is never spoken late on the hall's page.
+const SaidFor = 10 * time.Second
 
 // Health says whether the board is up and how it fares (topic health,
 // retained). The broker publishes the board's will, Online false, when the
@@ -169,9 +201,9 @@ type Health struct {
 	Sensor  string    `json:"sensor,omitempty"`
 	LED     string    `json:"led,omitempty"`
 	// Faults name what is wrong: "sensor" while the board shows a sensor
-	// fault, "journal" while the game is not being saved, "hall-key"
-	// when the board has not the hall's verify key and so refuses every
-	// action.
+	// fault, "journal" while the game is not being saved, "voice" while
+	// the board's speech program fails, "hall-key" when the board has not
+	// the hall's verify key and so refuses every action.
 	Faults []string `json:"faults,omitempty"`
 }
 

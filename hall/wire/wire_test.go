@@ -193,3 +193,55 @@ func FuzzDecodeEvent(f *testing.F) {
 		}
 	})
 }
+
+// TestStateSaid: the lines a board said ride its state message and read
+// back as sent; a state without them (an older board's) reads as none, and
+// a state with fields this boardd does not know (a newer board's) reads
+// still, its lines with it.
+func TestStateSaid(t *testing.T) {
+	since := time.Date(2026, 3, 1, 19, 0, 0, 123456789, time.UTC)
+	tests := []struct {
+		name    string
+		payload string // "" to encode st
+		st      State
+		want    []Said
+		since   time.Time
+	}{
+		{"round trip", "", State{Board: "b1", Seq: 4, Said: []Said{{N: 1, Text: "Springer Gustav eins Felix drei", Lang: "de"}, {N: 2, Text: "knight from g8 to f6", Lang: "en"}}, SaidSince: since},
+			[]Said{{N: 1, Text: "Springer Gustav eins Felix drei", Lang: "de"}, {N: 2, Text: "knight from g8 to f6", Lang: "en"}}, since},
+		{"an older board's", `{"v":1,"board":"b1","seq":4,"state":{"board":"b1"},"pgn":""}`, State{}, nil, time.Time{}},
+		{"a newer board's", `{"v":1,"board":"b1","seq":4,"said":[{"n":7,"text":"e4","lang":"en","pitch":3}],"said_since":"2026-03-01T19:00:00.123456789Z","mood":"calm"}`, State{},
+			[]Said{{N: 7, Text: "e4", Lang: "en"}}, since},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			data := []byte(tc.payload)
+			if tc.payload == "" {
+				var err error
+				if data, err = Encode(&tc.st); err != nil {
+					t.Fatal(err)
+				}
+			}
+			var got State
+			if err := Decode(data, &got, "state from b1"); err != nil {
+				t.Fatalf("%s: %v", data, err)
+			}
+			if len(got.Said) != len(tc.want) || !got.SaidSince.Equal(tc.since) {
+				t.Fatalf("%s: said %+v since %v, want %+v since %v", data, got.Said, got.SaidSince, tc.want, tc.since)
+			}
+			for i := range tc.want {
+				if got.Said[i] != tc.want[i] {
+					t.Errorf("line %d: %+v, want %+v", i, got.Said[i], tc.want[i])
+				}
+			}
+			if tc.payload == "" {
+				if again, _ := Encode(&got); !bytes.Equal(again, data) {
+					t.Errorf("round trip:\n%s\n%s", data, again)
+				}
+			}
+			if len(tc.want) == 0 && bytes.Contains(data, []byte("said")) {
+				t.Errorf("a state without lines names them: %s", data)
+			}
+		})
+	}
+}
