@@ -15,7 +15,8 @@ import (
 )
 
 // benchPayloads plays a game of 40 moves on a game and returns, for each
-// move, the event and the state message a board publishes for it.
+// move, the event and the state message a board publishes for it (with the
+// lines its voice said lately).
 func benchPayloads(b *testing.B) (events, states [][]byte) {
 	b.Helper()
 	p, err := game.New(game.Options{Laws: "fide2023"}, nil)
@@ -59,7 +60,8 @@ func benchPayloads(b *testing.B) (events, states [][]byte) {
 		b.Fatal(err)
 	}
 	pgn, _ := local.PGN(ctx)
-	for _, m := range moves {
+	since := time.Date(2026, 3, 1, 19, 0, 0, 0, time.UTC)
+	for k, m := range moves {
 		seq += 3
 		ev := &wire.Event{Board: "b1", Seq: seq, Prev: prev, Kind: wire.EventReport, Report: m.AppendJSON(nil)}
 		prev = seq
@@ -69,7 +71,13 @@ func benchPayloads(b *testing.B) (events, states [][]byte) {
 		}
 		events = append(events, data)
 		seq++
-		sm := &wire.State{Board: "b1", Seq: seq, Game: 1, GameSeq: 1, Events: prev, State: st, PGN: pgn}
+		// The board's voice said each move: its state carries the lines
+		// of the last two moves (wire.SaidFor).
+		var said []wire.Said
+		for n := max(k, 1); n <= k+1; n++ {
+			said = append(said, wire.Said{N: uint64(n), Text: "Springer Gustav eins Felix drei", Lang: "de"})
+		}
+		sm := &wire.State{Board: "b1", Seq: seq, Game: 1, GameSeq: 1, Events: prev, State: st, PGN: pgn, Said: said, SaidSince: since}
 		data, err = wire.Encode(sm)
 		if err != nil {
 			b.Fatal(err)
@@ -81,7 +89,8 @@ func benchPayloads(b *testing.B) (events, states [][]byte) {
 
 // BenchmarkHallMessages measures the hall taking one move's messages from a
 // board: the move event and the state message that follows it (a state of
-// the game 40 moves in, with its PGN).
+// the game 40 moves in, with its PGN and the lines the board said lately,
+// the newest handed on as a say event).
 func BenchmarkHallMessages(b *testing.B) {
 	events, states := benchPayloads(b)
 	b.Logf("event %d bytes, state %d bytes", len(events[0]), len(states[len(states)-1]))
