@@ -668,13 +668,30 @@ func remoteOf(snap *game.Snapshot, pos *lazyAnalysis) *Remote {
 // pairNotice says in words what is out of reach of a paired board; "" when
 // nothing is.
 func pairNotice(p *Pair) string {
-	switch {
-	case p == nil:
+	if p == nil {
 		return ""
-	case p.Gone == "board":
-		return "The other board (" + p.Other + ") has gone away; the game waits for it."
-	case p.Gone == "broker":
-		return "The hall's broker is out of reach; the game waits for it."
 	}
-	return ""
+	var notes []string
+	switch p.Gone {
+	case "board":
+		notes = append(notes, "The other board ("+p.Other+") has gone away; the game waits for it.")
+	case "broker":
+		notes = append(notes, "The hall's broker is out of reach; the game waits for it.")
+	}
+	if p.DrawOffer != "" {
+		law := ""
+		if p.Law != "" {
+			law = " (" + p.Law + ")"
+		}
+		notes = append(notes, cap1(p.DrawOffer)+" offers a draw"+law+": accept with Offer a draw, decline by moving.")
+	}
+	return strings.Join(notes, " ")
+}
+
+// cap1 capitalises a side's name ("white": "White").
+func cap1(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
 }

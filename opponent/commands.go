@@ -188,7 +188,9 @@ func (m *Match) Resign(ctx context.Context) error {
 }
 
 // OfferDraw offers the opponent a draw: it answers with its next move (at
-// once if it is thinking: it thinks again, weighing the offer).
+// once if it is thinking: it thinks again, weighing the offer). While the
+// opponent's own draw offer stands (a DrawOfferer's), it accepts that
+// offer instead, and the game ends drawn.
 func (m *Match) OfferDraw(ctx context.Context) error {
 	snap, err := m.snapshot(ctx)
 	if err != nil {
@@ -196,6 +198,16 @@ func (m *Match) OfferDraw(ctx context.Context) error {
 	}
 	if snap.Result != nil || snap.Mode == game.AwaitNewGame {
 		return refused("no draw offer: the game is over")
+	}
+	if o, ok := m.o.Player.(DrawOfferer); ok {
+		if stands, ok := o.DrawOffer(); ok {
+			l := trace.Line{Kind: trace.Arbiter, Action: game.ActionAgreeDraw, Side: trace.SideArbiter}
+			if err := m.o.Runner.SubmitIf(ctx, l, stands); err != nil {
+				return fmt.Errorf("%w: accepting %s's draw offer: %v", ErrRefused, m.o.Player.Name(), err)
+			}
+			m.log.Info("opponent: its draw offer accepted")
+			return nil
+		}
 	}
 	m.mu.Lock()
 	m.drawOffered = true

@@ -55,7 +55,15 @@ type Game struct {
 	// result: "declared:1/2-1/2"); "" while it goes on (or ended on the
 	// board itself, as a mate does on both).
 	End string
+	// Offer is what the player at the board that sent the game offers
+	// with his last move in Moves: OfferDraw, or "" for nothing. It
+	// stands until the other board's player accepts it or makes his next
+	// move (fide2023:9.1.2).
+	Offer string
 }
+
+// OfferDraw is a draw offered with the last move sent (Game.Offer).
+const OfferDraw = "draw"
 
 // How a game ended on one board that ends it on the other (Game.End).
 const (
@@ -113,6 +121,10 @@ type Player struct {
 	mu       sync.Mutex
 	end      string        // how this board's game ended (Game.End)
 	ending   string        // the end an arbiter line applied now would make
+	offerAt  int           // this board's player offers a draw with the game at these many moves; -1 for none
+	offerBy  int           // the question (Move) that made the offer standing, to withdraw it with that question alone
+	asked    int           // questions asked so far
+	laws     string        // the law-set in force, as this board's game was last read
 	latest   *Game         // the other board's last game received
 	fresh    chan struct{} // closed and replaced when a game arrives
 	state    State
@@ -128,6 +140,14 @@ type State struct {
 	// heard (GoneBoard, GoneBroker); "" while it can, or before the link
 	// was ever up.
 	Gone string
+	// DrawOffered says the other board's player offers this board's
+	// player a draw, and it stands (fide2023:9.1.2): made with his last
+	// move, until this board's player accepts it (the match's draw
+	// command) or makes his next move. Law is the law it rests on under
+	// the law-set in force ("fide2023:9.1.2"; "" under the older codes,
+	// which say nothing of draw offers).
+	DrawOffered bool
+	Law         string
 	// Difference is how the boards' games differ (D.2.7), nil while they
 	// agree; Since is when it was found, on the game's clock. While they
 	// differ this board's clocks stand.
@@ -159,7 +179,7 @@ type Reacher interface {
 // where side here is played. Run must run for the boards to hear each
 // other.
 func NewPlayer(link Link, name string, r *game.Runner, here board.Color) *Player {
-	p := &Player{link: link, name: name, here: here, r: r, poke: make(chan struct{}, 1), fresh: make(chan struct{}),
+	p := &Player{link: link, name: name, here: here, r: r, poke: make(chan struct{}, 1), fresh: make(chan struct{}), offerAt: -1,
 		state: State{Other: name}, watchers: map[int]func(){}}
 	r.OnInput(p.input)
 	r.OnReport(func(rep report.Report) {
@@ -207,7 +227,7 @@ func (p *Player) input(l trace.Line) {
 	case trace.ActionResult:
 		p.ending = EndDeclared + l.Value
 	case trace.ActionNewGame, trace.ActionAnnul:
-		p.end = ""
+		p.end, p.offerAt = "", -1
 	}
 }
 
@@ -288,6 +308,7 @@ func (p *Player) update(fn func(s *State)) {
 	before := p.state
 	fn(&p.state)
 	changed := before.Gone != p.state.Gone || before.Since != p.state.Since ||
+		before.DrawOffered != p.state.DrawOffered || before.Law != p.state.Law ||
 		(before.Difference == nil) != (p.state.Difference == nil) ||
 		before.Difference != nil && before.Difference.Error() != p.state.Difference.Error()
 	var fns []func()
@@ -347,7 +368,12 @@ func (p *Player) Run(ctx context.Context) error {
 			if err := p.compare(ctx, ours); err != nil {
 				return err
 			}
-			if g.End != "" && ours.End == "" && compare(ours, g) == nil {
+			p.mu.Lock()
+			asking := g.End == EndDrawAgreed && p.offerAt == len(ours.Moves)
+			p.mu.Unlock()
+			// A draw agreed there on this board's offer is the match's to
+			// end (the offer's answer); any other end is this one's.
+			if g.End != "" && ours.End == "" && !asking && compare(ours, g) == nil {
 				if err := p.finish(ctx, g.End); err != nil {
 					if ctx.Err() != nil {
 						return ctx.Err()
@@ -378,6 +404,7 @@ func (p *Player) compare(ctx context.Context, ours Game) error {
 	if theirs != nil {
 		de = compare(ours, *theirs)
 	}
+	p.offered(ours, theirs, de == nil)
 	if de == nil && was == nil || de != nil && was != nil && de.Error() == was.Error() {
 		return nil
 	}
@@ -408,6 +435,50 @@ func (p *Player) compare(ctx context.Context, ours Game) error {
 	return nil
 }
 
+// offered notes whether the other board's draw offer stands against this
+// board's game, ours: theirs offers it with its last move, neither game is
+// over, the boards agree, and this board's player has not moved since
+// (fide2023:9.1.2; the older codes say nothing of draw offers, and the
+// same holds under them, no law cited).
+func (p *Player) offered(ours Game, theirs *Game, agree bool) {
+	stands := agree && theirs != nil && theirs.Offer == OfferDraw && theirs.End == "" && ours.End == "" &&
+		len(ours.Moves) <= len(theirs.Moves) && len(theirs.Moves) > 0
+	law := ""
+	p.mu.Lock()
+	if stands && p.laws == "fide2023" {
+		law = "fide2023:9.1.2"
+	}
+	p.mu.Unlock()
+	p.update(func(s *State) {
+		if stands && !s.DrawOffered {
+			p.logger().Info("pair: the other board's player offers a draw", "moves", len(theirs.Moves), "law", law)
+		}
+		s.DrawOffered, s.Law = stands, law
+	})
+}
+
+// DrawOffer says whether the other board's player's draw offer stands
+// (State.DrawOffered), and returns the check, run as its acceptance is
+// applied, that it still does: this board's game is not over and its
+// player has not moved since the offer (opponent.DrawOfferer).
+func (p *Player) DrawOffer() (stands func(*game.Game) error, ok bool) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if !p.state.DrawOffered || p.latest == nil {
+		return nil, false
+	}
+	n := len(p.latest.Moves)
+	return func(g *game.Game) error {
+		if g.Snapshot().Result != nil {
+			return errOver
+		}
+		if _, moves := g.Line(); len(moves) > n {
+			return errors.New("the draw offer lapsed: this board's player has moved since")
+		}
+		return nil
+	}, true
+}
+
 // game returns this board's game as it is sent.
 func (p *Player) game(ctx context.Context) (Game, error) {
 	// The runner may still run the call after Do has returned for a
@@ -419,7 +490,11 @@ func (p *Player) game(ctx context.Context) (Game, error) {
 		g := gameOf(start, moves)
 		g.Side = p.here.String()
 		p.mu.Lock()
+		p.laws = gm.Laws().ID
 		g.End = p.end
+		if p.offerAt == len(moves) && p.end == "" {
+			g.Offer = OfferDraw
+		}
 		p.mu.Unlock()
 		ch <- g
 	})
@@ -445,7 +520,7 @@ func gameOf(start board.Position, moves []board.Move) Game {
 
 // sameGame reports whether a and b are one game.
 func sameGame(a, b Game) bool {
-	return a.Start == b.Start && a.Side == b.Side && a.End == b.End && strings.Join(a.Moves, " ") == strings.Join(b.Moves, " ")
+	return a.Start == b.Start && a.Side == b.Side && a.End == b.End && a.Offer == b.Offer && strings.Join(a.Moves, " ") == strings.Join(b.Moves, " ")
 }
 
 // Move answers with the other board's next move, once it has been made
@@ -455,11 +530,36 @@ func (p *Player) Move(ctx context.Context, q opponent.Question) <-chan Answer {
 	out := make(chan opponent.Answer, 1)
 	ours := gameOf(q.Start, q.Moves)
 	ours.Side = p.here.String()
+	p.mu.Lock()
+	p.asked++
+	id := p.asked
+	if !q.DrawOffered {
+		p.offerAt = -1 // a question without an offer: none stands
+	}
+	p.mu.Unlock()
+	if q.DrawOffered {
+		// The player here offers a draw with his last move: it goes to
+		// the other board with the game, and stands until that board's
+		// player accepts it or moves.
+		p.mu.Lock()
+		p.offerAt, p.offerBy = len(q.Moves), id
+		p.mu.Unlock()
+		select {
+		case p.poke <- struct{}{}:
+		default:
+		}
+	}
 	go func() {
 		for {
 			p.mu.Lock()
 			theirs, wait := p.latest, p.fresh
 			p.mu.Unlock()
+			if theirs != nil && q.DrawOffered && theirs.End == EndDrawAgreed && compare(ours, *theirs) == nil {
+				// The other board's player accepted the draw offered
+				// here: the match ends the game drawn.
+				out <- opponent.Answer{AcceptsDraw: true}
+				return
+			}
 			if theirs != nil {
 				a, done := answer(q, ours, *theirs)
 				if done {
@@ -469,6 +569,14 @@ func (p *Player) Move(ctx context.Context, q opponent.Question) <-chan Answer {
 			}
 			select {
 			case <-ctx.Done():
+				// The question withdrawn (a take-back, a new game) takes
+				// its offer with it; one answered leaves the game moved
+				// on (or drawn), past the offer.
+				p.mu.Lock()
+				if q.DrawOffered && p.offerBy == id {
+					p.offerAt = -1
+				}
+				p.mu.Unlock()
 				out <- opponent.Answer{Err: ctx.Err()}
 				return
 			case <-wait:

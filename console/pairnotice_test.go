@@ -1,0 +1,30 @@
+package console
+
+import "testing"
+
+// What a paired board's page says under the board: the other board or the
+// broker out of reach, and the other board's draw offer standing, with
+// the law it rests on where the law-set has one.
+func TestPairNotice(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		p    *Pair
+		want string
+	}{
+		{"not paired", nil, ""},
+		{"all well", &Pair{Other: "board-02"}, ""},
+		{"the other board gone", &Pair{Other: "board-02", Gone: "board"}, "The other board (board-02) has gone away; the game waits for it."},
+		{"a draw offered", &Pair{Other: "board-02", DrawOffer: "white", Law: "fide2023:9.1.2"},
+			"White offers a draw (fide2023:9.1.2): accept with Offer a draw, decline by moving."},
+		{"a draw offered under an older code", &Pair{Other: "board-02", DrawOffer: "black"},
+			"Black offers a draw: accept with Offer a draw, decline by moving."},
+		{"a draw offered, the broker gone", &Pair{Other: "board-02", Gone: "broker", DrawOffer: "black"},
+			"The hall's broker is out of reach; the game waits for it. Black offers a draw: accept with Offer a draw, decline by moving."},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			if got := pairNotice(c.p); got != c.want {
+				t.Errorf("%q, want %q", got, c.want)
+			}
+		})
+	}
+}
