@@ -99,6 +99,7 @@ func (m *Match) human() board.Color {
 // LEDs, and the opponent's thinking on the position taken back stops. A
 // move of the player's still pending (his hand has just set the man down)
 // ends his hand: it is made, and it alone is taken back (game.TakeBack).
+// Against a TakeBacker the take-back is asked of the opponent instead.
 func (m *Match) TakeBack(ctx context.Context, plies int) error {
 	snap, err := m.snapshot(ctx)
 	if err != nil {
@@ -114,6 +115,15 @@ func (m *Match) TakeBack(ctx context.Context, plies int) error {
 			plies = 2
 		}
 		plies = min(plies, snap.Moves)
+	}
+	if tb, ok := m.o.Player.(TakeBacker); ok {
+		// Taken back only by agreement: asked of the opponent (or his
+		// own request agreed to), never here alone.
+		if err := tb.TakeBack(ctx, max(plies, 1)); err != nil {
+			return fmt.Errorf("%w: take back: %v", ErrRefused, err)
+		}
+		m.log.Info("opponent: take-back asked or agreed", "plies", plies)
+		return nil
 	}
 	if plies == 0 {
 		return refused("no move to take back")

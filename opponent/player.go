@@ -72,6 +72,17 @@ type DrawOfferer interface {
 	DrawOffer() (stands func(*game.Game) error, ok bool)
 }
 
+// TakeBacker is a Player with whom a take-back is only ever agreed
+// (another board's player, paired with this one): the player's take-back
+// command asks it (or agrees to its own request), and it takes the moves
+// back on both boards once agreed (Match.TakeBack).
+type TakeBacker interface {
+	// TakeBack asks the opponent to agree to take back plies moves (1
+	// or more), or agrees to the opponent's own request standing; an
+	// error says why it cannot be (it is then refused).
+	TakeBack(ctx context.Context, plies int) error
+}
+
 // Leveller is a Player whose strength can be chosen.
 type Leveller interface {
 	// Level says the strength in words ("Elo 1500", "depth 8").

@@ -34,8 +34,8 @@ func TestDrawOfferGoesToTheOtherBoard(t *testing.T) {
 			ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 			defer cancel()
 			la, lb := Pipe()
-			white := newPairedBoardUnder(t, ctx, c.laws, board.White, la, []string{"e2e4", "g1f3"}, voice.Words{})
-			black := newPairedBoardUnder(t, ctx, c.laws, board.Black, lb, []string{"e7e5"}, voice.Words{})
+			white := newPairedBoardUnder(t, ctx, game.Options{Laws: c.laws}, board.White, la, []string{"e2e4", "g1f3"}, voice.Words{})
+			black := newPairedBoardUnder(t, ctx, game.Options{Laws: c.laws}, board.Black, lb, []string{"e7e5"}, voice.Words{})
 			defer cancel()
 			if c.before {
 				if err := white.m.OfferDraw(ctx); err != nil {

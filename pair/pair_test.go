@@ -76,13 +76,15 @@ func (b *pairedBoard) lines() []string {
 
 func newPairedBoard(t *testing.T, ctx context.Context, human board.Color, link Link, moves []string, w voice.Words) *pairedBoard {
 	t.Helper()
-	return newPairedBoardUnder(t, ctx, "fide2023", human, link, moves, w)
+	return newPairedBoardUnder(t, ctx, game.Options{Laws: "fide2023"}, human, link, moves, w)
 }
 
-// newPairedBoardUnder is newPairedBoard under the law-set laws.
-func newPairedBoardUnder(t *testing.T, ctx context.Context, laws string, human board.Color, link Link, moves []string, w voice.Words) *pairedBoard {
+// newPairedBoardUnder is newPairedBoard with the game's options o (its
+// law-set, a tournament; the timing is the test's).
+func newPairedBoardUnder(t *testing.T, ctx context.Context, o game.Options, human board.Color, link Link, moves []string, w voice.Words) *pairedBoard {
 	t.Helper()
-	g, err := game.New(game.Options{Laws: laws, Timing: game.Timing{Settle: 40 * time.Millisecond, QuickSettle: 15 * time.Millisecond, OpenWait: 150 * time.Millisecond}}, nil)
+	o.Timing = game.Timing{Settle: 40 * time.Millisecond, QuickSettle: 15 * time.Millisecond, OpenWait: 150 * time.Millisecond}
+	g, err := game.New(o, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
