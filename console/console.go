@@ -174,6 +174,15 @@ type Pair struct {
 	// codes, which say nothing of draw offers).
 	DrawOffer string `json:"draw_offer,omitempty"`
 	Law       string `json:"law,omitempty"`
+	// TakeBackAsked is how many moves the other board's player asks this
+	// board's player to take back, while his request stands: he agrees
+	// with the opponent panel's take-back command (or the other side's
+	// j'adoube button) and refuses by moving; absent for none.
+	TakeBackAsked int `json:"takeback_asked,omitempty"`
+	// TakeBack is what became of this board's player's own request to
+	// take back: "asked" (it waits for the other board's player) or
+	// "refused" (he played on); absent for none.
+	TakeBack string `json:"takeback,omitempty"`
 }
 
 // Difference is how two paired boards' games differ.

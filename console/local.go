@@ -665,7 +665,8 @@ func remoteOf(snap *game.Snapshot, pos *lazyAnalysis) *Remote {
 	return r
 }
 
-// pairNotice says in words what is out of reach of a paired board; "" when
+// pairNotice says in words what is out of reach of a paired board, and
+// what the other board offers or asks (a draw, a take-back) or refused; "" when
 // nothing is.
 func pairNotice(p *Pair) string {
 	if p == nil {
@@ -684,6 +685,19 @@ func pairNotice(p *Pair) string {
 			law = " (" + p.Law + ")"
 		}
 		notes = append(notes, cap1(p.DrawOffer)+" offers a draw"+law+": accept with Offer a draw, decline by moving.")
+	}
+	if n := p.TakeBackAsked; n > 0 {
+		moves := "his last move"
+		if n > 1 {
+			moves = fmt.Sprintf("%d moves", n)
+		}
+		notes = append(notes, "The other board's player asks to take back "+moves+": agree with Take back, refuse by moving.")
+	}
+	switch p.TakeBack {
+	case "asked":
+		notes = append(notes, "Take-back asked: it waits for the other board's player to agree.")
+	case "refused":
+		notes = append(notes, "The other board's player played on: no take-back.")
 	}
 	return strings.Join(notes, " ")
 }

@@ -20,6 +20,14 @@ func TestPairNotice(t *testing.T) {
 			"Black offers a draw: accept with Offer a draw, decline by moving."},
 		{"a draw offered, the broker gone", &Pair{Other: "board-02", Gone: "broker", DrawOffer: "black"},
 			"The hall's broker is out of reach; the game waits for it. Black offers a draw: accept with Offer a draw, decline by moving."},
+		{"a take-back asked", &Pair{Other: "board-02", TakeBackAsked: 2},
+			"The other board's player asks to take back 2 moves: agree with Take back, refuse by moving."},
+		{"his last move asked back", &Pair{Other: "board-02", TakeBackAsked: 1},
+			"The other board's player asks to take back his last move: agree with Take back, refuse by moving."},
+		{"this board's request waiting", &Pair{Other: "board-02", TakeBack: "asked"},
+			"Take-back asked: it waits for the other board's player to agree."},
+		{"this board's request refused", &Pair{Other: "board-02", TakeBack: "refused"},
+			"The other board's player played on: no take-back."},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			if got := pairNotice(c.p); got != c.want {

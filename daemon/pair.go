@@ -131,6 +131,10 @@ func (p *pairing) console() *console.Pair {
 	if st.DrawOffered {
 		c.DrawOffer, c.Law = p.here.Other().String(), st.Law
 	}
+	if st.TakeBackAsked {
+		c.TakeBackAsked = max(st.TakeBackPlies, 1)
+	}
+	c.TakeBack = st.TakeBack
 	if de := st.Difference; de != nil {
 		df := &console.Difference{Move: de.Move(), Why: de.Why,
 			HereMoves: append([]string{}, de.Ours.Moves...), ThereMoves: append([]string{}, de.Theirs.Moves...)}
@@ -180,6 +184,12 @@ func (p *pairing) sayChanges(v *speech) func() {
 		if st.DrawOffered && !before.DrawOffered {
 			v.say(w.DrawOffered(p.here.Other()))
 		}
+		if st.TakeBackAsked && !before.TakeBackAsked {
+			v.say(w.TakeBackAsked(p.here.Other(), st.TakeBackPlies))
+		}
+		if st.TakeBack == pair.TakeBackRefused && before.TakeBack != pair.TakeBackRefused {
+			v.say(w.TakeBackRefused(p.here.Other()))
+		}
 		if st.Gone == before.Gone {
 			return
 		}
@@ -212,18 +222,25 @@ func (p pairedOpponent) Opponent() *console.Opponent {
 
 // press takes a button press: the buttons of the other board's side
 // (nobody sits there) are the player's commands, as against an engine:
-// check offers a draw, or accepts the other board's. It reports whether the
-// press was one.
+// check offers a draw (or accepts the other board's), j'adoube asks to
+// take back (or agrees to the other board's request). It reports whether
+// the press was one.
 func (p *pairing) press(ctx context.Context, l trace.Line, log *slog.Logger) bool {
 	if l.Kind != trace.Press || l.Side != p.here.Other().String() {
 		return false
 	}
-	if l.Button != trace.ButtonCheck {
+	var command string
+	switch l.Button {
+	case trace.ButtonCheck:
+		command = opponent.CommandDraw
+	case trace.ButtonJadoube:
+		command = opponent.CommandTakeBack
+	default:
 		log.Info("the paired board's side's button does nothing", "button", l.Button, "side", l.Side)
 		return true
 	}
-	if err := p.match.Do(ctx, opponent.CommandDraw, ""); err != nil {
-		log.Warn("draw offer by button not carried out", "button", l.Button, "err", err)
+	if err := p.match.Do(ctx, command, ""); err != nil {
+		log.Warn("paired board's command by button not carried out", "button", l.Button, "command", command, "err", err)
 	}
 	return true
 }
