@@ -170,7 +170,7 @@ type Pair struct {
 	// this board's player a draw ("white", "black"), while the offer
 	// stands: he accepts it with the opponent panel's draw command (or
 	// the other side's check button) and declines it by moving. Law is
-	// the law it rests on ("fide2023:9.1.2"; absent under the older
+	// the law it rests on ("fide2023:9.1.2.1"; absent under the older
 	// codes, which say nothing of draw offers).
 	DrawOffer string `json:"draw_offer,omitempty"`
 	Law       string `json:"law,omitempty"`

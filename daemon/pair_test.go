@@ -114,7 +114,7 @@ func pairedBoards(t *testing.T, linkA func(Options) Options, linkB func(*running
 	}
 	waitUntil("Black's own move said", saidLine("Bauer Eva sieben Eva fuenf"))
 
-	// White offers a draw with his next move (fide2023:9.1.2): the blind
+	// White offers a draw with his next move (fide2023:9.1.2.1): the blind
 	// player's board says so and shows it, and his acceptance there ends
 	// the game drawn on both boards.
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
@@ -144,8 +144,8 @@ func pairedBoards(t *testing.T, linkA func(Options) Options, linkB func(*running
 	if err != nil {
 		t.Fatal(err)
 	}
-	if st.Pair == nil || st.Pair.DrawOffer != "white" || st.Pair.Law != "fide2023:9.1.2" {
-		t.Errorf("the blind board's console shows the pairing as %+v, want White's draw offer (fide2023:9.1.2)", st.Pair)
+	if st.Pair == nil || st.Pair.DrawOffer != "white" || st.Pair.Law != "fide2023:9.1.2.1" {
+		t.Errorf("the blind board's console shows the pairing as %+v, want White's draw offer (fide2023:9.1.2.1)", st.Pair)
 	}
 	if err := doorB.Command(ctx, "draw", ""); err != nil {
 		t.Fatalf("Black's acceptance: %v", err)

@@ -12,7 +12,7 @@ import (
 )
 
 // A draw offered on one paired board goes to the other with the move it
-// is made after (fide2023:9.1.2; under an older code, which says nothing
+// is made after (fide2023:9.1.2.1; under an older code, which says nothing
 // of draw offers, alike, no law cited): it stands there until that
 // board's player accepts it, ending the game drawn on both boards, or
 // declines it by making his next move, and it lapses with that move.
@@ -24,9 +24,9 @@ func TestDrawOfferGoesToTheOtherBoard(t *testing.T) {
 		accept bool   // Black accepts; else he moves
 		law    string // the law the offer rests on, as Black's board has it
 	}{
-		{"accepted", "fide2023", false, true, "fide2023:9.1.2"},
-		{"offered before the move, accepted", "fide2023", true, true, "fide2023:9.1.2"},
-		{"declined by moving", "fide2023", false, false, "fide2023:9.1.2"},
+		{"accepted", "fide2023", false, true, "fide2023:9.1.2.1"},
+		{"offered before the move, accepted", "fide2023", true, true, "fide2023:9.1.2.1"},
+		{"declined by moving", "fide2023", false, false, "fide2023:9.1.2.1"},
 		{"accepted under Sarratt", "sarratt1808", false, true, ""},
 		{"declined by moving under Sarratt", "sarratt1808", false, false, ""},
 	} {

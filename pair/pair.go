@@ -59,7 +59,7 @@ type Game struct {
 	// Offer is what the player at the board that sent the game offers
 	// with his last move in Moves: OfferDraw, or "" for nothing. It
 	// stands until the other board's player accepts it or makes his next
-	// move (fide2023:9.1.2).
+	// move (fide2023:9.1.2.1).
 	Offer string
 }
 
@@ -148,7 +148,7 @@ type Player struct {
 	offerAt  int           // this board's player offers a draw with the game at these many moves; -1 for none
 	offerBy  int           // the question (Move) that made the offer standing, to withdraw it with that question alone
 	asked    int           // questions asked so far
-	laws     string        // the law-set in force, as this board's game was last read
+	drawLaw  string        // the law a draw offer rests on under the law-set in force, as this board's game was last read
 	askTo    int           // this board's player asks to take the game back to these many moves; -1 for none
 	askLen   int           // the moves this board's game had when he asked
 	agreedTo int           // this board's player agreed to take the game back to these many moves; -1 for none
@@ -168,10 +168,10 @@ type State struct {
 	// was ever up.
 	Gone string
 	// DrawOffered says the other board's player offers this board's
-	// player a draw, and it stands (fide2023:9.1.2): made with his last
+	// player a draw, and it stands (fide2023:9.1.2.1): made with his last
 	// move, until this board's player accepts it (the match's draw
 	// command) or makes his next move. Law is the law it rests on under
-	// the law-set in force ("fide2023:9.1.2"; "" under the older codes,
+	// the law-set in force ("fide2023:9.1.2.1"; "" under the older codes,
 	// which say nothing of draw offers).
 	DrawOffered bool
 	Law         string
@@ -485,15 +485,15 @@ func (p *Player) compare(ctx context.Context, ours Game) error {
 // offered notes whether the other board's draw offer stands against this
 // board's game, ours: theirs offers it with its last move, neither game is
 // over, the boards agree, and this board's player has not moved since
-// (fide2023:9.1.2; the older codes say nothing of draw offers, and the
+// (fide2023:9.1.2.1; the older codes say nothing of draw offers, and the
 // same holds under them, no law cited).
 func (p *Player) offered(ours Game, theirs *Game, agree bool) {
 	stands := agree && theirs != nil && theirs.Offer == OfferDraw && theirs.End == "" && ours.End == "" &&
 		len(ours.Moves) <= len(theirs.Moves) && len(theirs.Moves) > 0
 	law := ""
 	p.mu.Lock()
-	if stands && p.laws == "fide2023" {
-		law = "fide2023:9.1.2"
+	if stands {
+		law = p.drawLaw
 	}
 	p.mu.Unlock()
 	asked, to := false, 0
@@ -710,7 +710,7 @@ func (p *Player) game(ctx context.Context) (Game, error) {
 		g := gameOf(start, moves)
 		g.Side = p.here.String()
 		p.mu.Lock()
-		p.laws = gm.Laws().ID
+		p.drawLaw = string(gm.Laws().DrawOfferLaw)
 		g.End = p.end
 		switch {
 		case p.end != "":

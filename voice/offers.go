@@ -14,7 +14,7 @@ import (
 // DrawOffered says that the other board's player, playing side, offers
 // this board's player a draw with his last move, and how to answer it:
 // "White offers a draw. Accept with the check button on White's side, or
-// the console's Offer a draw; decline by moving." (fide2023:9.1.2; the
+// the console's Offer a draw; decline by moving." (fide2023:9.1.2.1; the
 // older codes say nothing of draw offers, and it is answered alike.)
 func (w Words) DrawOffered(side board.Color) string {
 	if w.german() {
