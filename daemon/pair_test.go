@@ -147,6 +147,8 @@ func pairedBoards(t *testing.T, linkA func(Options) Options, linkB func(*running
 	if st.Pair == nil || st.Pair.DrawOffer != "white" || st.Pair.Law != "fide2023:9.1.2.1" {
 		t.Errorf("the blind board's console shows the pairing as %+v, want White's draw offer (fide2023:9.1.2.1)", st.Pair)
 	}
+	go feedB.Write([]byte("{\"t\":2000,\"lift\":\"g1\"}\n{\"t\":2060,\"place\":\"f3\"}\n")) // White's move carried out
+	waitUntil("three moves on the blind board", moves(stateB, 3))
 	if err := doorB.Command(ctx, "draw", ""); err != nil {
 		t.Fatalf("Black's acceptance: %v", err)
 	}

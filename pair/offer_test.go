@@ -2,6 +2,7 @@ package pair
 
 import (
 	"context"
+	"strings"
 	"testing"
 	"time"
 
@@ -58,6 +59,12 @@ func TestDrawOfferGoesToTheOtherBoard(t *testing.T) {
 				t.Error("White's board shows its own player's offer as the other's")
 			}
 			if c.accept {
+				if err := black.m.OfferDraw(ctx); err == nil || !strings.Contains(err.Error(), "carry out the other board's move first") {
+					t.Fatalf("accepting before White's move is carried out: %v, want it refused", err)
+				}
+				if _, err := black.hands.Play(ctx, func(s *game.Snapshot) bool { return s.Moves == 1 && !s.HasAwaiting }); err != nil {
+					t.Fatal(err)
+				}
 				if err := black.m.OfferDraw(ctx); err != nil {
 					t.Fatalf("accepting: %v", err)
 				}

@@ -679,8 +679,9 @@ func (p *Player) followTakeBack(ctx context.Context, ours, theirs Game) error {
 
 // DrawOffer says whether the other board's player's draw offer stands
 // (State.DrawOffered), and returns the check, run as its acceptance is
-// applied, that it still does: this board's game is not over and its
-// player has not moved since the offer (opponent.DrawOfferer).
+// applied, that it still does: this board's game is not over, has the
+// move the offer follows carried out, and its player has not moved since
+// the offer nor is moving (opponent.DrawOfferer).
 func (p *Player) DrawOffer() (stands func(*game.Game) error, ok bool) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -689,11 +690,22 @@ func (p *Player) DrawOffer() (stands func(*game.Game) error, ok bool) {
 	}
 	n := len(p.latest.Moves)
 	return func(g *game.Game) error {
-		if g.Snapshot().Result != nil {
+		s := g.Snapshot()
+		if s.Result != nil {
 			return errOver
 		}
-		if _, moves := g.Line(); len(moves) > n {
+		_, moves := g.Line()
+		switch {
+		case len(moves) > n:
 			return errors.New("the draw offer lapsed: this board's player has moved since")
+		case s.HasLanding:
+			// His hand may be completing a move, which declines the
+			// offer: nothing is ruled until it is done.
+			return errors.New("a move of this board's player is being made")
+		case len(moves) < n:
+			// Both boards' games end alike, with the move the offer
+			// follows.
+			return errors.New("carry out the other board's move first, then accept")
 		}
 		return nil
 	}, true
