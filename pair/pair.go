@@ -584,7 +584,7 @@ func (p *Player) TakeBack(ctx context.Context, plies int) error {
 		return p.agree(ctx, st.TakeBackTo, now.moves)
 	}
 	if plies < 1 || plies > now.moves {
-		return fmt.Errorf("take back %d moves: %d played", plies, now.moves)
+		return fmt.Errorf("nothing to take back: %d of %d moves asked", plies, now.moves)
 	}
 	p.mu.Lock()
 	p.askTo, p.askLen = now.moves-plies, now.moves
