@@ -166,6 +166,23 @@ type Pair struct {
 	// boards' clocks stand until the arbiter has put them right; absent
 	// while they agree.
 	Differ *Difference `json:"differ,omitempty"`
+	// DrawOffer names the side whose player, at the other board, offers
+	// this board's player a draw ("white", "black"), while the offer
+	// stands: he accepts it with the opponent panel's draw command (or
+	// the other side's check button) and declines it by moving. Law is
+	// the law it rests on ("fide2023:9.1.2.1"; absent under the older
+	// codes, which say nothing of draw offers).
+	DrawOffer string `json:"draw_offer,omitempty"`
+	Law       string `json:"law,omitempty"`
+	// TakeBackAsked is how many moves the other board's player asks this
+	// board's player to take back, while his request stands: he agrees
+	// with the opponent panel's take-back command (or the other side's
+	// j'adoube button) and refuses by moving; absent for none.
+	TakeBackAsked int `json:"takeback_asked,omitempty"`
+	// TakeBack is what became of this board's player's own request to
+	// take back: "asked" (it waits for the other board's player) or
+	// "refused" (he played on); absent for none.
+	TakeBack string `json:"takeback,omitempty"`
 }
 
 // Difference is how two paired boards' games differ.

@@ -665,16 +665,47 @@ func remoteOf(snap *game.Snapshot, pos *lazyAnalysis) *Remote {
 	return r
 }
 
-// pairNotice says in words what is out of reach of a paired board; "" when
+// pairNotice says in words what is out of reach of a paired board, and
+// what the other board offers or asks (a draw, a take-back) or refused; "" when
 // nothing is.
 func pairNotice(p *Pair) string {
-	switch {
-	case p == nil:
+	if p == nil {
 		return ""
-	case p.Gone == "board":
-		return "The other board (" + p.Other + ") has gone away; the game waits for it."
-	case p.Gone == "broker":
-		return "The hall's broker is out of reach; the game waits for it."
 	}
-	return ""
+	var notes []string
+	switch p.Gone {
+	case "board":
+		notes = append(notes, "The other board ("+p.Other+") has gone away; the game waits for it.")
+	case "broker":
+		notes = append(notes, "The hall's broker is out of reach; the game waits for it.")
+	}
+	if p.DrawOffer != "" {
+		law := ""
+		if p.Law != "" {
+			law = " (" + p.Law + ")"
+		}
+		notes = append(notes, cap1(p.DrawOffer)+" offers a draw"+law+": accept with Offer a draw, decline by moving.")
+	}
+	if n := p.TakeBackAsked; n > 0 {
+		moves := "his last move"
+		if n > 1 {
+			moves = fmt.Sprintf("%d moves", n)
+		}
+		notes = append(notes, "The other board's player asks to take back "+moves+": agree with Take back, refuse by moving.")
+	}
+	switch p.TakeBack {
+	case "asked":
+		notes = append(notes, "Take-back asked: it waits for the other board's player to agree.")
+	case "refused":
+		notes = append(notes, "The other board's player played on: no take-back.")
+	}
+	return strings.Join(notes, " ")
+}
+
+// cap1 capitalises a side's name ("white": "White").
+func cap1(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
 }

@@ -122,7 +122,8 @@ func retries(n int) int {
 
 // press submits a button press; a press the game has no use for is logged.
 func (d *daemon) press(ctx context.Context, l trace.Line) {
-	if d.engine != nil && d.engine.press(ctx, l) || d.online != nil && d.online.press(ctx, l) {
+	if d.engine != nil && d.engine.press(ctx, l) || d.online != nil && d.online.press(ctx, l) ||
+		d.pairing != nil && d.pairing.press(ctx, l, d.log) {
 		return
 	}
 	if d.chooseByButton(ctx, l) {

@@ -3,6 +3,7 @@ package daemon
 import (
 	"context"
 	"fmt"
+	"log/slog"
 	"strings"
 	"sync"
 	"time"
@@ -13,6 +14,7 @@ import (
 	"github.com/boardd/boardd/opponent"
 	"github.com/boardd/boardd/pair"
 	"github.com/boardd/boardd/timing"
+	"github.com/boardd/boardd/trace"
 )
 
 // startPair pairs this board with another for one game (--pair,
@@ -80,7 +82,7 @@ func (d *daemon) startPair() error {
 		return err
 	}
 	d.paired = m
-	d.pairing = &pairing{player: player, other: addr, clock: d.runner.Clock()}
+	d.pairing = &pairing{player: player, match: m, other: addr, here: here, clock: d.runner.Clock()}
 	if d.voice != nil {
 		stop := player.Watch(d.pairing.sayChanges(d.voice))
 		d.onClose(func() error { stop(); return nil })
@@ -116,14 +118,23 @@ func (d *daemon) pairSettings() (with, side string) {
 // voice tell it.
 type pairing struct {
 	player *pair.Player
-	other  string       // the other board: its id, or its address
-	clock  timing.Clock // the runner's, to date a difference
+	match  *opponent.Match // the match against the other board
+	here   board.Color     // the side played at this board
+	other  string          // the other board: its id, or its address
+	clock  timing.Clock    // the runner's, to date a difference
 }
 
 // console returns the pairing as the console shows it.
 func (p *pairing) console() *console.Pair {
 	st := p.player.State()
 	c := &console.Pair{Other: p.other, Gone: st.Gone}
+	if st.DrawOffered {
+		c.DrawOffer, c.Law = p.here.Other().String(), st.Law
+	}
+	if st.TakeBackAsked {
+		c.TakeBackAsked = max(st.TakeBackPlies, 1)
+	}
+	c.TakeBack = st.TakeBack
 	if de := st.Difference; de != nil {
 		df := &console.Difference{Move: de.Move(), Why: de.Why,
 			HereMoves: append([]string{}, de.Ours.Moves...), ThereMoves: append([]string{}, de.Theirs.Moves...)}
@@ -170,6 +181,15 @@ func (p *pairing) sayChanges(v *speech) func() {
 		if de := st.Difference; de != nil && (before.Difference == nil || before.Difference.Why != de.Why) {
 			v.say(w.BoardsDiffer(de.Why))
 		}
+		if st.DrawOffered && !before.DrawOffered {
+			v.say(w.DrawOffered(p.here.Other()))
+		}
+		if st.TakeBackAsked && !before.TakeBackAsked {
+			v.say(w.TakeBackAsked(p.here.Other(), st.TakeBackPlies))
+		}
+		if st.TakeBack == pair.TakeBackRefused && before.TakeBack != pair.TakeBackRefused {
+			v.say(w.TakeBackRefused(p.here.Other()))
+		}
 		if st.Gone == before.Gone {
 			return
 		}
@@ -198,4 +218,29 @@ func (p pairedOpponent) Opponent() *console.Opponent {
 		o.Fault = ""
 	}
 	return o
+}
+
+// press takes a button press: the buttons of the other board's side
+// (nobody sits there) are the player's commands, as against an engine:
+// check offers a draw (or accepts the other board's), j'adoube asks to
+// take back (or agrees to the other board's request). It reports whether
+// the press was one.
+func (p *pairing) press(ctx context.Context, l trace.Line, log *slog.Logger) bool {
+	if l.Kind != trace.Press || l.Side != p.here.Other().String() {
+		return false
+	}
+	var command string
+	switch l.Button {
+	case trace.ButtonCheck:
+		command = opponent.CommandDraw
+	case trace.ButtonJadoube:
+		command = opponent.CommandTakeBack
+	default:
+		log.Info("the paired board's side's button does nothing", "button", l.Button, "side", l.Side)
+		return true
+	}
+	if err := p.match.Do(ctx, command, ""); err != nil {
+		log.Warn("paired board's command by button not carried out", "button", l.Button, "command", command, "err", err)
+	}
+	return true
 }

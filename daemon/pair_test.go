@@ -14,9 +14,12 @@ import (
 	"testing"
 	"time"
 
+	"context"
+
 	"github.com/boardd/boardd/console"
 	"github.com/boardd/boardd/hall/broker"
 	"github.com/boardd/boardd/hall/mosquittotest"
+	"github.com/boardd/boardd/opponent/opponenttest"
 )
 
 // TestPairedBoards runs two boards paired on this machine, over a direct
@@ -75,7 +78,7 @@ func pairedBoards(t *testing.T, linkA func(Options) Options, linkB func(*running
 	t.Cleanup(func() { feedA.Close(); feedB.Close() })
 	stateA, stateB := filepath.Join(dir, "a"), filepath.Join(dir, "b")
 	a := runDaemon(t, linkA(Options{StateDir: stateA, Listen: "127.0.0.1:0", BoardID: "sighted", Input: "-", Stdin: inA, PairSide: "white"}))
-	runDaemon(t, linkB(a, Options{Config: cfg, StateDir: stateB, Listen: "127.0.0.1:0", BoardID: "blind", Input: "-", Stdin: inB,
+	b := runDaemon(t, linkB(a, Options{Config: cfg, StateDir: stateB, Listen: "127.0.0.1:0", BoardID: "blind", Input: "-", Stdin: inB,
 		PairSide: "black", Voice: "en", VoiceConvention: "appendix-d"}))
 
 	waitUntil := func(what string, cond func() bool) {
@@ -110,6 +113,51 @@ func pairedBoards(t *testing.T, linkA func(Options) Options, linkB func(*running
 		t.Errorf("the journals: %v and %v, want e2e4 e7e5 on both", ma, mb)
 	}
 	waitUntil("Black's own move said", saidLine("Bauer Eva sieben Eva fuenf"))
+
+	// White offers a draw with his next move (fide2023:9.1.2.1): the blind
+	// player's board says so and shows it, and his acceptance there ends
+	// the game drawn on both boards.
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	token := func(state string) string {
+		tok, err := os.ReadFile(filepath.Join(state, console.TokenFile))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return strings.TrimSpace(string(tok))
+	}
+	id := func(r *running) string {
+		m := regexp.MustCompile(`msg=console url=\S+ board=(\S+)`).FindStringSubmatch(r.log.String())
+		if m == nil {
+			t.Fatalf("no board id in the log:\n%s", r.log.String())
+		}
+		return m[1]
+	}
+	doorA := &opponenttest.ConsoleDoor{Board: a.url + "/api/boards/" + id(a), Token: token(stateA)}
+	doorB := &opponenttest.ConsoleDoor{Board: b.url + "/api/boards/" + id(b), Token: token(stateB)}
+	if err := doorA.Command(ctx, "draw", ""); err != nil {
+		t.Fatalf("White's draw offer: %v", err)
+	}
+	go feedA.Write([]byte("{\"t\":200,\"lift\":\"g1\"}\n{\"t\":260,\"place\":\"f3\"}\n"))
+	waitUntil("the offer said on the blind board", saidLine("White offers a draw. Accept with the check button on White's side, or the console's Offer a draw; decline by moving."))
+	st, err := doorB.State(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Pair == nil || st.Pair.DrawOffer != "white" || st.Pair.Law != "fide2023:9.1.2.1" {
+		t.Errorf("the blind board's console shows the pairing as %+v, want White's draw offer (fide2023:9.1.2.1)", st.Pair)
+	}
+	go feedB.Write([]byte("{\"t\":2000,\"lift\":\"g1\"}\n{\"t\":2060,\"place\":\"f3\"}\n")) // White's move carried out
+	waitUntil("three moves on the blind board", moves(stateB, 3))
+	if err := doorB.Command(ctx, "draw", ""); err != nil {
+		t.Fatalf("Black's acceptance: %v", err)
+	}
+	for _, door := range []*opponenttest.ConsoleDoor{doorA, doorB} {
+		waitUntil("the draw on "+door.Board, func() bool {
+			st, err := door.State(ctx)
+			return err == nil && st.Result != nil && st.Result.Result == "1/2-1/2"
+		})
+	}
 }
 
 func TestPairFlagsRefused(t *testing.T) {

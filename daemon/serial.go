@@ -45,7 +45,8 @@ func (d *daemon) serialBoard(spec string) (*serialport.Board, error) {
 		return nil, UsageError{err}
 	}
 	b.TakePresses(func(ctx context.Context, l trace.Line) bool {
-		return d.engine != nil && d.engine.press(ctx, l) || d.online != nil && d.online.press(ctx, l)
+		return d.engine != nil && d.engine.press(ctx, l) || d.online != nil && d.online.press(ctx, l) ||
+			d.pairing != nil && d.pairing.press(ctx, l, d.log)
 	})
 	boards[o.Key()] = b
 	return b, nil

@@ -209,6 +209,11 @@ type LawSet struct {
 	MateLaw       report.Law
 	Repetition    RepetitionRule
 	RepetitionLaw report.Law
+	// DrawOfferLaw is the law a draw offer rests on where the code has
+	// one (fide2023:9.1.2.1: made after moving, standing until accepted
+	// or declined); "" where the code says nothing of draw offers, and
+	// they are carried alike, no law cited (paired boards, package pair).
+	DrawOfferLaw report.Law
 	// RepetitionByPlacement: a position is the same when the same men stand
 	// on the same squares with the same player to move; castling rights and
 	// en passant do not count (hastings1895:VII says nothing of them).

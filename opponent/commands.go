@@ -99,6 +99,7 @@ func (m *Match) human() board.Color {
 // LEDs, and the opponent's thinking on the position taken back stops. A
 // move of the player's still pending (his hand has just set the man down)
 // ends his hand: it is made, and it alone is taken back (game.TakeBack).
+// Against a TakeBacker the take-back is asked of the opponent instead.
 func (m *Match) TakeBack(ctx context.Context, plies int) error {
 	snap, err := m.snapshot(ctx)
 	if err != nil {
@@ -114,6 +115,15 @@ func (m *Match) TakeBack(ctx context.Context, plies int) error {
 			plies = 2
 		}
 		plies = min(plies, snap.Moves)
+	}
+	if tb, ok := m.o.Player.(TakeBacker); ok {
+		// Taken back only by agreement: asked of the opponent (or his
+		// own request agreed to), never here alone.
+		if err := tb.TakeBack(ctx, max(plies, 1)); err != nil {
+			return fmt.Errorf("%w: take back: %v", ErrRefused, err)
+		}
+		m.log.Info("opponent: take-back asked or agreed", "plies", plies)
+		return nil
 	}
 	if plies == 0 {
 		return refused("no move to take back")
@@ -188,7 +198,9 @@ func (m *Match) Resign(ctx context.Context) error {
 }
 
 // OfferDraw offers the opponent a draw: it answers with its next move (at
-// once if it is thinking: it thinks again, weighing the offer).
+// once if it is thinking: it thinks again, weighing the offer). While the
+// opponent's own draw offer stands (a DrawOfferer's), it accepts that
+// offer instead, and the game ends drawn.
 func (m *Match) OfferDraw(ctx context.Context) error {
 	snap, err := m.snapshot(ctx)
 	if err != nil {
@@ -196,6 +208,16 @@ func (m *Match) OfferDraw(ctx context.Context) error {
 	}
 	if snap.Result != nil || snap.Mode == game.AwaitNewGame {
 		return refused("no draw offer: the game is over")
+	}
+	if o, ok := m.o.Player.(DrawOfferer); ok {
+		if stands, ok := o.DrawOffer(); ok {
+			l := trace.Line{Kind: trace.Arbiter, Action: game.ActionAgreeDraw, Side: trace.SideArbiter}
+			if err := m.o.Runner.SubmitIf(ctx, l, stands); err != nil {
+				return fmt.Errorf("%w: accepting %s's draw offer: %v", ErrRefused, m.o.Player.Name(), err)
+			}
+			m.log.Info("opponent: its draw offer accepted")
+			return nil
+		}
 	}
 	m.mu.Lock()
 	m.drawOffered = true

@@ -29,6 +29,7 @@ import (
 
 	"github.com/boardd/boardd/board"
 	"github.com/boardd/boardd/computer"
+	"github.com/boardd/boardd/game"
 )
 
 // Player plays one side from off the board. Implementations must be safe
@@ -59,6 +60,27 @@ type Evaluator interface {
 	// to move; like Move it returns at once, and the Answer's Eval is the
 	// evaluation (its Move the best move, played by nobody).
 	Evaluate(ctx context.Context, q Question) <-chan Answer
+}
+
+// DrawOfferer is a Player whose side may itself offer the player at the
+// board a draw (another board's player, paired with this one): while its
+// offer stands, the player's draw command accepts it (Match.OfferDraw).
+type DrawOfferer interface {
+	// DrawOffer says whether the opponent's draw offer stands, and
+	// returns the check, run on the game's goroutine as the acceptance is
+	// applied, that it still does (an error says why not).
+	DrawOffer() (stands func(*game.Game) error, ok bool)
+}
+
+// TakeBacker is a Player with whom a take-back is only ever agreed
+// (another board's player, paired with this one): the player's take-back
+// command asks it (or agrees to its own request), and it takes the moves
+// back on both boards once agreed (Match.TakeBack).
+type TakeBacker interface {
+	// TakeBack asks the opponent to agree to take back plies moves (1
+	// or more), or agrees to the opponent's own request standing; an
+	// error says why it cannot be (it is then refused).
+	TakeBack(ctx context.Context, plies int) error
 }
 
 // Leveller is a Player whose strength can be chosen.

@@ -64,7 +64,7 @@ func TestMQTTLink(t *testing.T) {
 		t.Fatal(err)
 	}
 	g1 := Game{Start: board.StartFEN, Moves: []string{"e2e4"}}
-	g2 := Game{Start: board.StartFEN, Moves: []string{"e2e4", "e7e5"}}
+	g2 := Game{Start: board.StartFEN, Moves: []string{"e2e4", "e7e5"}, Side: "black", Offer: OfferDraw} // a draw offered goes with its move
 	g3 := Game{Start: board.StartFEN, Moves: []string{"e2e4", "e7e5", "g1f3"}}
 	if err := b1.client.AwaitConnection(ctx); err != nil {
 		t.Fatal(err)

@@ -29,6 +29,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -55,7 +56,38 @@ type Game struct {
 	// result: "declared:1/2-1/2"); "" while it goes on (or ended on the
 	// board itself, as a mate does on both).
 	End string
+	// Offer is what the player at the board that sent the game offers
+	// with his last move in Moves: OfferDraw, or "" for nothing. It
+	// stands until the other board's player accepts it or makes his next
+	// move (fide2023:9.1.2.1).
+	Offer string
 }
+
+// What a game sent may offer the other board (Game.Offer): a draw
+// offered with the last move; a take-back asked, taking the game back to
+// its first N moves ("takeback:N"), or agreed ("takeback-agreed:N").
+const (
+	OfferDraw           = "draw"
+	OfferTakeBack       = "takeback:"
+	OfferTakeBackAgreed = "takeback-agreed:"
+)
+
+// offerTo reads a take-back offer of the kind prefix names: the number of
+// moves the game goes back to.
+func offerTo(offer, prefix string) (int, bool) {
+	rest, ok := strings.CutPrefix(offer, prefix)
+	if !ok {
+		return 0, false
+	}
+	n, err := strconv.Atoi(rest)
+	return n, err == nil && n >= 0
+}
+
+// What became of a take-back this board's player asked for (State.TakeBack).
+const (
+	TakeBackAsked   = "asked"   // it waits for the other board's player
+	TakeBackRefused = "refused" // he played on instead
+)
 
 // How a game ended on one board that ends it on the other (Game.End).
 const (
@@ -113,6 +145,13 @@ type Player struct {
 	mu       sync.Mutex
 	end      string        // how this board's game ended (Game.End)
 	ending   string        // the end an arbiter line applied now would make
+	offerAt  int           // this board's player offers a draw with the game at these many moves; -1 for none
+	offerBy  int           // the question (Move) that made the offer standing, to withdraw it with that question alone
+	asked    int           // questions asked so far
+	drawLaw  string        // the law a draw offer rests on under the law-set in force, as this board's game was last read
+	askTo    int           // this board's player asks to take the game back to these many moves; -1 for none
+	askLen   int           // the moves this board's game had when he asked
+	agreedTo int           // this board's player agreed to take the game back to these many moves; -1 for none
 	latest   *Game         // the other board's last game received
 	fresh    chan struct{} // closed and replaced when a game arrives
 	state    State
@@ -128,6 +167,26 @@ type State struct {
 	// heard (GoneBoard, GoneBroker); "" while it can, or before the link
 	// was ever up.
 	Gone string
+	// DrawOffered says the other board's player offers this board's
+	// player a draw, and it stands (fide2023:9.1.2.1): made with his last
+	// move, until this board's player accepts it (the match's draw
+	// command) or makes his next move. Law is the law it rests on under
+	// the law-set in force ("fide2023:9.1.2.1"; "" under the older codes,
+	// which say nothing of draw offers).
+	DrawOffered bool
+	Law         string
+	// TakeBackAsked says the other board's player asks this board's
+	// player to take back TakeBackPlies moves of the game as he has it
+	// (to its first TakeBackTo moves); it stands until this board's
+	// player agrees (the match's take-back command) or moves. A
+	// take-back between paired boards is only ever agreed, never in a
+	// tournament.
+	TakeBackAsked             bool
+	TakeBackPlies, TakeBackTo int
+	// TakeBack says what became of this board's player's own request to
+	// take back: TakeBackAsked, TakeBackRefused, or "" (none, or agreed
+	// and done).
+	TakeBack string
 	// Difference is how the boards' games differ (D.2.7), nil while they
 	// agree; Since is when it was found, on the game's clock. While they
 	// differ this board's clocks stand.
@@ -159,8 +218,8 @@ type Reacher interface {
 // where side here is played. Run must run for the boards to hear each
 // other.
 func NewPlayer(link Link, name string, r *game.Runner, here board.Color) *Player {
-	p := &Player{link: link, name: name, here: here, r: r, poke: make(chan struct{}, 1), fresh: make(chan struct{}),
-		state: State{Other: name}, watchers: map[int]func(){}}
+	p := &Player{link: link, name: name, here: here, r: r, poke: make(chan struct{}, 1), fresh: make(chan struct{}), offerAt: -1,
+		askTo: -1, agreedTo: -1, state: State{Other: name}, watchers: map[int]func(){}}
 	r.OnInput(p.input)
 	r.OnReport(func(rep report.Report) {
 		switch rep.Type {
@@ -207,7 +266,7 @@ func (p *Player) input(l trace.Line) {
 	case trace.ActionResult:
 		p.ending = EndDeclared + l.Value
 	case trace.ActionNewGame, trace.ActionAnnul:
-		p.end = ""
+		p.end, p.offerAt, p.askTo, p.agreedTo = "", -1, -1, -1
 	}
 }
 
@@ -288,6 +347,9 @@ func (p *Player) update(fn func(s *State)) {
 	before := p.state
 	fn(&p.state)
 	changed := before.Gone != p.state.Gone || before.Since != p.state.Since ||
+		before.DrawOffered != p.state.DrawOffered || before.Law != p.state.Law ||
+		before.TakeBackAsked != p.state.TakeBackAsked || before.TakeBackPlies != p.state.TakeBackPlies ||
+		before.TakeBackTo != p.state.TakeBackTo || before.TakeBack != p.state.TakeBack ||
 		(before.Difference == nil) != (p.state.Difference == nil) ||
 		before.Difference != nil && before.Difference.Error() != p.state.Difference.Error()
 	var fns []func()
@@ -347,7 +409,18 @@ func (p *Player) Run(ctx context.Context) error {
 			if err := p.compare(ctx, ours); err != nil {
 				return err
 			}
-			if g.End != "" && ours.End == "" && compare(ours, g) == nil {
+			if err := p.followTakeBack(ctx, ours, g); err != nil {
+				if ctx.Err() != nil {
+					return ctx.Err()
+				}
+				p.logger().Warn("pair: the take-back agreed not taken here", "err", err)
+			}
+			p.mu.Lock()
+			asking := g.End == EndDrawAgreed && p.offerAt == len(ours.Moves)
+			p.mu.Unlock()
+			// A draw agreed there on this board's offer is the match's to
+			// end (the offer's answer); any other end is this one's.
+			if g.End != "" && ours.End == "" && !asking && compare(ours, g) == nil {
 				if err := p.finish(ctx, g.End); err != nil {
 					if ctx.Err() != nil {
 						return ctx.Err()
@@ -378,6 +451,7 @@ func (p *Player) compare(ctx context.Context, ours Game) error {
 	if theirs != nil {
 		de = compare(ours, *theirs)
 	}
+	p.offered(ours, theirs, de == nil)
 	if de == nil && was == nil || de != nil && was != nil && de.Error() == was.Error() {
 		return nil
 	}
@@ -408,6 +482,235 @@ func (p *Player) compare(ctx context.Context, ours Game) error {
 	return nil
 }
 
+// offered notes whether the other board's draw offer stands against this
+// board's game, ours: theirs offers it with its last move, neither game is
+// over, the boards agree, and this board's player has not moved since
+// (fide2023:9.1.2.1; the older codes say nothing of draw offers, and the
+// same holds under them, no law cited).
+func (p *Player) offered(ours Game, theirs *Game, agree bool) {
+	stands := agree && theirs != nil && theirs.Offer == OfferDraw && theirs.End == "" && ours.End == "" &&
+		len(ours.Moves) <= len(theirs.Moves) && len(theirs.Moves) > 0
+	law := ""
+	p.mu.Lock()
+	if stands {
+		law = p.drawLaw
+	}
+	p.mu.Unlock()
+	asked, to := false, 0
+	if agree && theirs != nil && theirs.End == "" && ours.End == "" && len(ours.Moves) <= len(theirs.Moves) {
+		to, asked = offerTo(theirs.Offer, OfferTakeBack)
+		asked = asked && to <= len(ours.Moves) && to < len(theirs.Moves)
+	}
+	p.mu.Lock()
+	if asked && p.agreedTo == to {
+		asked = false // agreed here: the other board takes back in turn
+	}
+	if p.askTo >= 0 && len(ours.Moves) != p.askLen {
+		p.askTo = -1 // this board's player played on: his request goes
+	}
+	told := p.state.TakeBack
+	p.mu.Unlock()
+	if told == TakeBackAsked && !asking(p) || told == TakeBackRefused && len(ours.Moves) > p.lastAskLen()+1 {
+		p.update(func(s *State) { s.TakeBack = "" }) // the words belong to the moves they answered
+	}
+	p.update(func(s *State) {
+		if stands && !s.DrawOffered {
+			p.logger().Info("pair: the other board's player offers a draw", "moves", len(theirs.Moves), "law", law)
+		}
+		if asked && !s.TakeBackAsked {
+			p.logger().Info("pair: the other board's player asks to take back", "to", to, "moves", len(theirs.Moves))
+		}
+		s.DrawOffered, s.Law = stands, law
+		s.TakeBackAsked, s.TakeBackTo, s.TakeBackPlies = asked, 0, 0
+		if asked {
+			s.TakeBackTo, s.TakeBackPlies = to, len(theirs.Moves)-to
+		}
+	})
+}
+
+// asking says whether this board's player's request to take back stands.
+func asking(p *Player) bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.askTo >= 0
+}
+
+// lastAskLen is the moves this board's game had at its player's last
+// request to take back.
+func (p *Player) lastAskLen() int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.askLen
+}
+
+// TakeBack asks the other board's player to take back plies moves (his
+// agreement takes them back on both boards), or, while he asks for one
+// himself (State.TakeBackAsked), agrees: this board takes the game back to
+// where he asked, and the other board follows once it hears so. A
+// take-back between paired boards is only ever agreed, never in a
+// tournament, never over a game that is over, and never while a move
+// pending here is still being made (opponent.TakeBacker).
+func (p *Player) TakeBack(ctx context.Context, plies int) error {
+	type seen struct {
+		tournament, over, landing bool
+		moves                     int
+	}
+	ch := make(chan seen, 1)
+	if err := p.r.Do(ctx, func(g *game.Game, _ time.Duration) {
+		s := g.Snapshot()
+		_, moves := g.Line()
+		ch <- seen{s.Tournament, s.Result != nil || s.Mode == game.AwaitNewGame, s.HasLanding, len(moves)}
+	}); err != nil {
+		return fmt.Errorf("pair: reading the game to take back: %w", err)
+	}
+	var now seen
+	select {
+	case now = <-ch:
+	default:
+		return context.Canceled
+	}
+	switch {
+	case now.tournament:
+		return errors.New("no take-backs between paired boards in a tournament")
+	case now.over:
+		return errors.New("the game is over")
+	case now.landing:
+		return errors.New("a move is still being made here: let it be made first")
+	}
+	p.mu.Lock()
+	st := p.state
+	p.mu.Unlock()
+	if st.TakeBackAsked {
+		return p.agree(ctx, st.TakeBackTo, now.moves)
+	}
+	if plies < 1 || plies > now.moves {
+		return fmt.Errorf("nothing to take back: %d of %d moves asked", plies, now.moves)
+	}
+	p.mu.Lock()
+	p.askTo, p.askLen = now.moves-plies, now.moves
+	p.mu.Unlock()
+	p.update(func(s *State) { s.TakeBack = TakeBackAsked })
+	p.logger().Info("pair: asking the other board's player to take back", "plies", plies, "moves", now.moves)
+	p.send()
+	return nil
+}
+
+// agree takes this board's game, of moves moves, back to its first to
+// moves, as the other board's player asked, and tells the other board.
+func (p *Player) agree(ctx context.Context, to, moves int) error {
+	// Agreed before taken back: the other board's moves past it are
+	// never this board's to carry out, even for an instant.
+	p.mu.Lock()
+	p.agreedTo = to
+	p.mu.Unlock()
+	if err := p.takeBackTo(ctx, to, moves); err != nil {
+		p.mu.Lock()
+		p.agreedTo = -1
+		p.mu.Unlock()
+		return err
+	}
+	p.update(func(s *State) { s.TakeBackAsked, s.TakeBackTo, s.TakeBackPlies = false, 0, 0 })
+	p.logger().Info("pair: take-back agreed", "to", to)
+	p.send()
+	return nil
+}
+
+// takeBackTo takes this board's game back from moves moves to its first
+// to, the men guided back by the LEDs, unless it has changed meanwhile.
+func (p *Player) takeBackTo(ctx context.Context, to, moves int) error {
+	if moves <= to {
+		return nil // this board had not made the moves yet
+	}
+	l := trace.Line{Kind: trace.TakeBack, Plies: moves - to, Side: p.here.String()}
+	err := p.r.SubmitIf(ctx, l, func(g *game.Game) error {
+		if _, mv := g.Line(); len(mv) != moves {
+			return errors.New("the game has moved on")
+		}
+		if g.Snapshot().Result != nil {
+			return errOver
+		}
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("pair: taking back to move %d: %w", to, err)
+	}
+	return nil
+}
+
+// send has Run send this board's game again.
+func (p *Player) send() {
+	select {
+	case p.poke <- struct{}{}:
+	default:
+	}
+}
+
+// followTakeBack takes this board's game, ours, back as its player asked
+// once the other board's, theirs, says his request was agreed there; or
+// notes it refused, the other board's player having moved on instead.
+func (p *Player) followTakeBack(ctx context.Context, ours, theirs Game) error {
+	p.mu.Lock()
+	to, asked := p.askTo, p.askTo >= 0 && p.askLen == len(ours.Moves)
+	p.mu.Unlock()
+	if !asked {
+		return nil
+	}
+	if n, ok := offerTo(theirs.Offer, OfferTakeBackAgreed); ok && n == to && len(theirs.Moves) == to {
+		if err := p.takeBackTo(ctx, to, len(ours.Moves)); err != nil {
+			return err
+		}
+		p.mu.Lock()
+		p.askTo = -1
+		p.mu.Unlock()
+		p.update(func(s *State) { s.TakeBack = "" })
+		p.logger().Info("pair: take-back agreed by the other board's player", "to", to)
+		p.send()
+		return nil
+	}
+	if len(theirs.Moves) > len(ours.Moves) {
+		p.mu.Lock()
+		p.askTo = -1
+		p.mu.Unlock()
+		p.update(func(s *State) { s.TakeBack = TakeBackRefused })
+		p.logger().Info("pair: take-back refused: the other board's player played on", "to", to)
+	}
+	return nil
+}
+
+// DrawOffer says whether the other board's player's draw offer stands
+// (State.DrawOffered), and returns the check, run as its acceptance is
+// applied, that it still does: this board's game is not over, has the
+// move the offer follows carried out, and its player has not moved since
+// the offer nor is moving (opponent.DrawOfferer).
+func (p *Player) DrawOffer() (stands func(*game.Game) error, ok bool) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if !p.state.DrawOffered || p.latest == nil {
+		return nil, false
+	}
+	n := len(p.latest.Moves)
+	return func(g *game.Game) error {
+		s := g.Snapshot()
+		if s.Result != nil {
+			return errOver
+		}
+		_, moves := g.Line()
+		switch {
+		case len(moves) > n:
+			return errors.New("the draw offer lapsed: this board's player has moved since")
+		case s.HasLanding:
+			// His hand may be completing a move, which declines the
+			// offer: nothing is ruled until it is done.
+			return errors.New("a move of this board's player is being made")
+		case len(moves) < n:
+			// Both boards' games end alike, with the move the offer
+			// follows.
+			return errors.New("carry out the other board's move first, then accept")
+		}
+		return nil
+	}, true
+}
+
 // game returns this board's game as it is sent.
 func (p *Player) game(ctx context.Context) (Game, error) {
 	// The runner may still run the call after Do has returned for a
@@ -419,7 +722,17 @@ func (p *Player) game(ctx context.Context) (Game, error) {
 		g := gameOf(start, moves)
 		g.Side = p.here.String()
 		p.mu.Lock()
+		p.drawLaw = string(gm.Laws().DrawOfferLaw)
 		g.End = p.end
+		switch {
+		case p.end != "":
+		case p.offerAt == len(moves):
+			g.Offer = OfferDraw
+		case p.askTo >= 0 && p.askLen == len(moves):
+			g.Offer = OfferTakeBack + strconv.Itoa(p.askTo)
+		case p.agreedTo >= 0 && p.agreedTo == len(moves):
+			g.Offer = OfferTakeBackAgreed + strconv.Itoa(p.agreedTo)
+		}
 		p.mu.Unlock()
 		ch <- g
 	})
@@ -445,7 +758,7 @@ func gameOf(start board.Position, moves []board.Move) Game {
 
 // sameGame reports whether a and b are one game.
 func sameGame(a, b Game) bool {
-	return a.Start == b.Start && a.Side == b.Side && a.End == b.End && strings.Join(a.Moves, " ") == strings.Join(b.Moves, " ")
+	return a.Start == b.Start && a.Side == b.Side && a.End == b.End && a.Offer == b.Offer && strings.Join(a.Moves, " ") == strings.Join(b.Moves, " ")
 }
 
 // Move answers with the other board's next move, once it has been made
@@ -455,11 +768,42 @@ func (p *Player) Move(ctx context.Context, q opponent.Question) <-chan Answer {
 	out := make(chan opponent.Answer, 1)
 	ours := gameOf(q.Start, q.Moves)
 	ours.Side = p.here.String()
+	p.mu.Lock()
+	p.asked++
+	id := p.asked
+	if !q.DrawOffered {
+		p.offerAt = -1 // a question without an offer: none stands
+	}
+	p.mu.Unlock()
+	if q.DrawOffered {
+		// The player here offers a draw with his last move: it goes to
+		// the other board with the game, and stands until that board's
+		// player accepts it or moves.
+		p.mu.Lock()
+		p.offerAt, p.offerBy = len(q.Moves), id
+		p.mu.Unlock()
+		select {
+		case p.poke <- struct{}{}:
+		default:
+		}
+	}
 	go func() {
 		for {
 			p.mu.Lock()
 			theirs, wait := p.latest, p.fresh
+			ours.Offer = ""
+			if p.agreedTo >= 0 && p.agreedTo == len(q.Moves) {
+				// A take-back agreed here: the other board's moves past
+				// it are to go, not to be played.
+				ours.Offer = OfferTakeBackAgreed + strconv.Itoa(p.agreedTo)
+			}
 			p.mu.Unlock()
+			if theirs != nil && q.DrawOffered && theirs.End == EndDrawAgreed && compare(ours, *theirs) == nil {
+				// The other board's player accepted the draw offered
+				// here: the match ends the game drawn.
+				out <- opponent.Answer{AcceptsDraw: true}
+				return
+			}
 			if theirs != nil {
 				a, done := answer(q, ours, *theirs)
 				if done {
@@ -469,6 +813,14 @@ func (p *Player) Move(ctx context.Context, q opponent.Question) <-chan Answer {
 			}
 			select {
 			case <-ctx.Done():
+				// The question withdrawn (a take-back, a new game) takes
+				// its offer with it; one answered leaves the game moved
+				// on (or drawn), past the offer.
+				p.mu.Lock()
+				if q.DrawOffered && p.offerBy == id {
+					p.offerAt = -1
+				}
+				p.mu.Unlock()
 				out <- opponent.Answer{Err: ctx.Err()}
 				return
 			case <-wait:
@@ -485,6 +837,7 @@ type Answer = opponent.Answer
 // a difference (done, with the error), or nothing yet (the other board has
 // not moved, or sent an older game).
 func answer(q opponent.Question, ours, theirs Game) (opponent.Answer, bool) {
+	theirs = following(ours, theirs)
 	if de := compare(ours, theirs); de != nil {
 		return opponent.Answer{Err: de}, true
 	}
@@ -507,12 +860,26 @@ func answer(q opponent.Question, ours, theirs Game) (opponent.Answer, bool) {
 	return opponent.Answer{Move: m, SAN: a.SAN(m)}, true
 }
 
+// following returns the other board's game, theirs, as it will stand once
+// it has followed a take-back it asked for and this board, ours, agreed
+// to: without the moves taken back here (it takes them back on hearing
+// so).
+func following(ours, theirs Game) Game {
+	if n, ok := offerTo(theirs.Offer, OfferTakeBack); ok && n <= len(theirs.Moves) {
+		if m, ok := offerTo(ours.Offer, OfferTakeBackAgreed); ok && m == n {
+			theirs.Moves = theirs.Moves[:n]
+		}
+	}
+	return theirs
+}
+
 // compare compares the other board's game with ours: nil while they agree
 // (the other board is at most a move ahead or behind on the same line),
 // else how they differ: they play the same side, began from different
 // positions, a move differs, the other board is more than a move ahead, or
 // its next move is none here.
 func compare(ours, theirs Game) *DifferenceError {
+	theirs = following(ours, theirs)
 	if theirs.Side != "" && theirs.Side == ours.Side {
 		return &DifferenceError{ours, theirs, "both boards play " + ours.Side + ": whose move it is is in doubt"}
 	}

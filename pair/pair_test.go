@@ -61,6 +61,8 @@ func TestAnswerReadsTheOtherBoard(t *testing.T) {
 // against the other board, its player's hands, and what its voice says.
 type pairedBoard struct {
 	r     *game.Runner
+	p     *Player
+	m     *opponent.Match
 	hands *opponenttest.Hands
 	mu    sync.Mutex
 	said  []string
@@ -74,7 +76,15 @@ func (b *pairedBoard) lines() []string {
 
 func newPairedBoard(t *testing.T, ctx context.Context, human board.Color, link Link, moves []string, w voice.Words) *pairedBoard {
 	t.Helper()
-	g, err := game.New(game.Options{Laws: "fide2023", Timing: game.Timing{Settle: 40 * time.Millisecond, QuickSettle: 15 * time.Millisecond, OpenWait: 150 * time.Millisecond}}, nil)
+	return newPairedBoardUnder(t, ctx, game.Options{Laws: "fide2023"}, human, link, moves, w)
+}
+
+// newPairedBoardUnder is newPairedBoard with the game's options o (its
+// law-set, a tournament; the timing is the test's).
+func newPairedBoardUnder(t *testing.T, ctx context.Context, o game.Options, human board.Color, link Link, moves []string, w voice.Words) *pairedBoard {
+	t.Helper()
+	o.Timing = game.Timing{Settle: 40 * time.Millisecond, QuickSettle: 15 * time.Millisecond, OpenWait: 150 * time.Millisecond}
+	g, err := game.New(o, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -98,6 +108,7 @@ func newPairedBoard(t *testing.T, ctx context.Context, human board.Color, link L
 	}
 	t.Cleanup(wg.Wait)
 	i := 0
+	b.p, b.m = p, m
 	b.hands = &opponenttest.Hands{Door: b.r, Human: human, Choose: func(a *board.Analysis) board.Move {
 		mv, _ := board.ParseUCI(moves[i%len(moves)])
 		i++

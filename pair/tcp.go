@@ -39,6 +39,7 @@ type onWire struct {
 	Moves []string `json:"moves"`
 	Side  string   `json:"side,omitempty"`
 	End   string   `json:"end,omitempty"`
+	Offer string   `json:"offer,omitempty"`
 }
 
 func newTCP(log *slog.Logger) *TCP {

@@ -34,7 +34,7 @@ func TestTCPLink(t *testing.T) {
 	dctx, dcancel := context.WithCancel(ctx)
 	d := Dial(dctx, l.Addr().String(), nil)
 	g1 := Game{Start: board.StartFEN, Moves: []string{"e2e4"}}
-	g2 := Game{Start: board.StartFEN, Moves: []string{"e2e4", "e7e5"}}
+	g2 := Game{Start: board.StartFEN, Moves: []string{"e2e4", "e7e5"}, Side: "black", Offer: OfferDraw} // a draw offered goes with its move
 	// The dialler may not be connected yet: the game waits and goes on
 	// connection.
 	if err := d.Send(ctx, g1); err != nil {

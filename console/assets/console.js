@@ -835,7 +835,7 @@
     const controls = st.simulated || role === 'arbiter';
     if (o.hinting) doing.push('Looking for a hint…');
     else if (hint && !controls) doing.push(`Hint: ${hint.san}, from ${hint.from} to ${hint.to}.`);
-    const draw = { offered: 'Draw offered: the engine answers with its next move.', declined: 'The engine declined the draw.', accepted: 'The engine accepted the draw.' }[o.draw];
+    const draw = { offered: `Draw offered: ${o.name} answers with its next move.`, declined: `${o.name} declined the draw.`, accepted: `${o.name} accepted the draw.` }[o.draw];
     if (draw) doing.push(draw);
     el('engine-doing').textContent = doing.join(' ');
     drawEvaluation(st);
