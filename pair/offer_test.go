@@ -9,6 +9,7 @@ import (
 	"github.com/boardd/boardd/board"
 	"github.com/boardd/boardd/game"
 	"github.com/boardd/boardd/opponent"
+	"github.com/boardd/boardd/sensor"
 	"github.com/boardd/boardd/voice"
 )
 
@@ -19,17 +20,19 @@ import (
 // declines it by making his next move, and it lapses with that move.
 func TestDrawOfferGoesToTheOtherBoard(t *testing.T) {
 	for _, c := range []struct {
-		name   string
-		laws   string
-		before bool   // offered before White's move (it goes with the move)
-		accept bool   // Black accepts; else he moves
-		law    string // the law the offer rests on, as Black's board has it
+		name    string
+		laws    string
+		before  bool   // offered before White's move (it goes with the move)
+		accept  bool   // Black accepts; else he moves
+		touched bool   // Black lifts a man before accepting: declined
+		law     string // the law the offer rests on, as Black's board has it
 	}{
-		{"accepted", "fide2023", false, true, "fide2023:9.1.2.1"},
-		{"offered before the move, accepted", "fide2023", true, true, "fide2023:9.1.2.1"},
-		{"declined by moving", "fide2023", false, false, "fide2023:9.1.2.1"},
-		{"accepted under Sarratt", "sarratt1808", false, true, ""},
-		{"declined by moving under Sarratt", "sarratt1808", false, false, ""},
+		{"accepted", "fide2023", false, true, false, "fide2023:9.1.2.1"},
+		{"offered before the move, accepted", "fide2023", true, true, false, "fide2023:9.1.2.1"},
+		{"declined by moving", "fide2023", false, false, false, "fide2023:9.1.2.1"},
+		{"declined by touching a man", "fide2023", false, true, true, "fide2023:9.1.2.1"},
+		{"accepted under Sarratt", "sarratt1808", false, true, false, ""},
+		{"declined by moving under Sarratt", "sarratt1808", false, false, false, ""},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
@@ -64,6 +67,20 @@ func TestDrawOfferGoesToTheOtherBoard(t *testing.T) {
 				}
 				if _, err := black.hands.Play(ctx, func(s *game.Snapshot) bool { return s.Moves == 1 && !s.HasAwaiting }); err != nil {
 					t.Fatal(err)
+				}
+				if c.touched {
+					// fide2023:9.1.2.1: touching a man to move him declines.
+					g8, _ := board.ParseSquare("g8")
+					err := black.r.Do(ctx, func(g *game.Game, now time.Duration) {
+						g.Event(sensor.Event{T: now, Kind: sensor.Lift, Square: g8})
+					})
+					if err != nil {
+						t.Fatal(err)
+					}
+					if err := black.m.OfferDraw(ctx); err == nil || !strings.Contains(err.Error(), "touched a man") {
+						t.Fatalf("accepting with a man in hand: %v, want the offer lapsed", err)
+					}
+					return
 				}
 				if err := black.m.OfferDraw(ctx); err != nil {
 					t.Fatalf("accepting: %v", err)

@@ -702,6 +702,12 @@ func (p *Player) DrawOffer() (stands func(*game.Game) error, ok bool) {
 			// His hand may be completing a move, which declines the
 			// offer: nothing is ruled until it is done.
 			return errors.New("a move of this board's player is being made")
+		case s.InHand != 0 || s.Obligation != nil && s.Obligation.Side == s.Position.Turn:
+			// A man lifted, or touched and set back with no j'adoube
+			// (bound by touch-move), is a man touched to move him: under
+			// fide2023:9.1.2.1 that declines the offer. An adjustment
+			// announced binds nobody and declines nothing.
+			return errors.New("the draw offer lapsed: this board's player has touched a man to move it")
 		case len(moves) < n:
 			// Both boards' games end alike, with the move the offer
 			// follows.
