@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -211,13 +212,37 @@ func (p *pairing) sayChanges(v *speech) func() {
 // (State.Pair), not the opponent's fault.
 type pairedOpponent struct{ console.OpponentSource }
 
-// Opponent returns the panel's state without a difference as its fault.
+// Opponent returns the panel's state without a difference as its fault,
+// and only the commands both boards carry out (pairedCommand).
 func (p pairedOpponent) Opponent() *console.Opponent {
 	o := p.OpponentSource.Opponent()
 	if _, ok := pair.Differs(o.Fault); ok {
 		o.Fault = ""
 	}
+	o.Commands = slices.DeleteFunc(o.Commands, func(c string) bool { return !pairedCommand(c) })
 	return o
+}
+
+// pairedCommand reports whether a paired board takes an opponent command:
+// each it takes goes to the other board too (a take-back and a draw by
+// agreement, a resignation ending the game on both). A hint, a new game, a
+// side or a level would act on this board alone, and the boards would
+// differ.
+func pairedCommand(command string) bool {
+	switch command {
+	case opponent.CommandTakeBack, opponent.CommandDraw, opponent.CommandResign:
+		return true
+	}
+	return false
+}
+
+// Command refuses what would act on this board alone (pairedCommand),
+// and passes the rest on.
+func (p pairedOpponent) Command(ctx context.Context, command, value string) error {
+	if !pairedCommand(command) {
+		return &console.RefusedError{Err: fmt.Errorf("%s: the other side is played on the paired board; a %s here would act on this board alone (the arbiter's console starts a new game on each board)", command, command)}
+	}
+	return p.OpponentSource.Command(ctx, command, value)
 }
 
 // press takes a button press: the buttons of the other board's side

@@ -19,6 +19,7 @@ import (
 	"github.com/boardd/boardd/console"
 	"github.com/boardd/boardd/hall/broker"
 	"github.com/boardd/boardd/hall/mosquittotest"
+	"github.com/boardd/boardd/opponent"
 	"github.com/boardd/boardd/opponent/opponenttest"
 )
 
@@ -313,4 +314,52 @@ func fakeSpeech(t *testing.T, dir string) (said, cfg string) {
 		t.Fatal(err)
 	}
 	return said, writeFile(t, "boardd.toml", fmt.Sprintf("[voice]\nprogram = %q\n", program))
+}
+
+// fakeOpponentSource is an opponent panel offering every command, noting
+// those carried out.
+type fakeOpponentSource struct{ done *[]string }
+
+func (f fakeOpponentSource) Opponent() *console.Opponent {
+	return &console.Opponent{Name: "board-02", Commands: opponent.Commands()}
+}
+
+func (f fakeOpponentSource) Command(_ context.Context, command, _ string) error {
+	*f.done = append(*f.done, command)
+	return nil
+}
+
+func (f fakeOpponentSource) Watch(func()) func() { return func() {} }
+
+// A paired board's panel offers, and its API takes, only the commands both
+// boards carry out: a hint, a new game, a side or a level would act on
+// this board alone.
+func TestPairedOpponentCommands(t *testing.T) {
+	var done []string
+	p := pairedOpponent{fakeOpponentSource{&done}}
+	if got := strings.Join(p.Opponent().Commands, " "); got != "takeback resign draw" {
+		t.Errorf("the panel offers %q, want takeback resign draw", got)
+	}
+	for _, c := range []struct {
+		command string
+		taken   bool
+	}{
+		{opponent.CommandTakeBack, true},
+		{opponent.CommandDraw, true},
+		{opponent.CommandResign, true},
+		{opponent.CommandHint, false},
+		{opponent.CommandNewGame, false},
+		{opponent.CommandSide, false},
+		{opponent.CommandLevel, false},
+	} {
+		done = done[:0]
+		err := p.Command(t.Context(), c.command, "")
+		var refused *console.RefusedError
+		switch {
+		case c.taken && (err != nil || len(done) != 1):
+			t.Errorf("%s: %v, carried out %v; want it passed on", c.command, err, done)
+		case !c.taken && (!errors.As(err, &refused) || len(done) != 0 || !strings.Contains(err.Error(), "this board alone")):
+			t.Errorf("%s: %v, carried out %v; want it refused (409) saying why", c.command, err, done)
+		}
+	}
 }
