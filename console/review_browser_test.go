@@ -206,6 +206,10 @@ func TestBrowserReview(t *testing.T) {
 					if got := jsString(t, page, `Array.from(document.querySelectorAll('#review-graph .eval-point')).map(c => c.dataset.ply + ':' + c.dataset.eval).join(' ')`); got != "1:+0.30 2:-0.10 4:#-3" {
 						t.Errorf("the graph's points: %s", got)
 					}
+					// The move list's small numbers: the score, not the depth after it.
+					if got := jsString(t, page, `Array.from(document.querySelectorAll('#moves .eval')).map(e => e.textContent).join(' ')`); got != "+0.30 -0.10 #-3" {
+						t.Errorf("the move list's evaluations: %q, want +0.30 -0.10 #-3", got)
+					}
 					// White's view: the point for +0.30 stands above the middle, Black's mate at the bottom.
 					if got := jsString(t, page, `Array.from(document.querySelectorAll('#review-graph .eval-point')).map(c => Number(c.getAttribute('cy')) < 75 ? 'up' : 'down').join(' ')`); got != "up down down" {
 						t.Errorf("the points stand %s, want up down down", got)

@@ -640,7 +640,9 @@
           li.append(sp);
         };
         const rest = c.replace(/\[%(eval|clk) ([^\]]*)\]/g, (all, cmd, v) => {
-          if (cmd === 'eval' && showEval) small('eval', /^[-#]/.test(v) ? v : '+' + v);
+          // [%eval 0.30,12]: the score, without the depth after the comma.
+          const score = v.split(',')[0];
+          if (cmd === 'eval' && showEval) small('eval', /^[-#]/.test(score) ? score : '+' + score);
           if (cmd === 'clk') small('clk', v);
           return '';
         }).trim();
