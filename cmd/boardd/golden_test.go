@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 	"testing"
 )
@@ -22,11 +21,7 @@ var updateGolden = flag.Bool("update", false, "rewrite the law scenarios' golden
 // of output, so that a change is always one somebody meant (rerun with
 // -update and review the diff).
 func TestLawScenarioOutputGolden(t *testing.T) {
-	paths, err := filepath.Glob(filepath.Join("..", "..", "testdata", "laws", "*.trace"))
-	if err != nil || len(paths) == 0 {
-		t.Fatalf("no scenarios found: %v", err)
-	}
-	sort.Strings(paths)
+	paths := lawScenarioPaths(t)
 	dir := filepath.Join("..", "..", "testdata", "laws", "golden")
 	for _, path := range paths {
 		name := strings.TrimSuffix(filepath.Base(path), ".trace")

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 	"testing"
 
@@ -17,11 +16,7 @@ import (
 // real one: the LEDs show an option by its squares, so an option with none,
 // or with a placeholder such as "-", could not be shown to its chooser.
 func TestLawScenarioOptionsNameRealSquares(t *testing.T) {
-	paths, err := filepath.Glob(filepath.Join("..", "..", "testdata", "laws", "*.trace"))
-	if err != nil || len(paths) == 0 {
-		t.Fatalf("no scenarios found: %v", err)
-	}
-	sort.Strings(paths)
+	paths := lawScenarioPaths(t)
 	for _, path := range paths {
 		t.Run(strings.TrimSuffix(filepath.Base(path), ".trace"), func(t *testing.T) {
 			lines, _ := runScenario(t, path)
@@ -85,11 +80,7 @@ func TestRealSquares(t *testing.T) {
 // offender for a man moved at the board: a side played from off the board
 // has no hand there.
 func TestLawScenarioRemoteSideNeverChooses(t *testing.T) {
-	paths, err := filepath.Glob(filepath.Join("..", "..", "testdata", "laws", "*.trace"))
-	if err != nil || len(paths) == 0 {
-		t.Fatalf("no scenarios found: %v", err)
-	}
-	sort.Strings(paths)
+	paths := lawScenarioPaths(t)
 	found := 0
 	for _, path := range paths {
 		data, err := os.ReadFile(path)
@@ -146,11 +137,7 @@ func remoteSides(trace string) map[string]bool {
 // that every law its output cites belongs to the law-set it was replayed
 // under: a ruling citing another code's article is wrong.
 func TestLawScenarioCitesOnlyItsCode(t *testing.T) {
-	paths, err := filepath.Glob(filepath.Join("..", "..", "testdata", "laws", "*.trace"))
-	if err != nil || len(paths) == 0 {
-		t.Fatalf("no scenarios found: %v", err)
-	}
-	sort.Strings(paths)
+	paths := lawScenarioPaths(t)
 	for _, path := range paths {
 		t.Run(strings.TrimSuffix(filepath.Base(path), ".trace"), func(t *testing.T) {
 			data, err := os.ReadFile(path)

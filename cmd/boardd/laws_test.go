@@ -8,7 +8,6 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
-	"sort"
 	"strings"
 	"testing"
 
@@ -189,11 +188,7 @@ func scenarioHeader(t *testing.T, path string) (laws string, flags []string) {
 // id in the output is in the catalogue (lawset's
 // TestEveryEmittedLawIsCatalogued covers the ids in the sources).
 func TestReplayedLawsAreCatalogued(t *testing.T) {
-	paths, err := filepath.Glob(filepath.Join("..", "..", "testdata", "laws", "*.trace"))
-	if err != nil || len(paths) == 0 {
-		t.Fatalf("no scenarios found: %v", err)
-	}
-	sort.Strings(paths)
+	paths := lawScenarioPaths(t)
 	seen := map[string]string{} // law id -> a replay that emitted it
 	own := 0
 	for _, path := range paths {

@@ -9,7 +9,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
-	"sort"
 	"strings"
 	"testing"
 	"time"
@@ -105,11 +104,7 @@ func comparableFEN(fen string) (string, error) {
 func TestPGNReaders(t *testing.T) {
 	node, chessJSDir, pgnExtract := readerTools(t)
 	var cases []pgnCase
-	paths, err := filepath.Glob(filepath.Join("..", "..", "testdata", "laws", "*.trace"))
-	if err != nil || len(paths) == 0 {
-		t.Fatalf("no scenarios found: %v", err)
-	}
-	sort.Strings(paths)
+	paths := lawScenarioPaths(t)
 	for _, path := range paths {
 		lines, _ := runScenario(t, path)
 		end := lines[len(lines)-1]
@@ -133,9 +128,11 @@ func TestPGNReaders(t *testing.T) {
 		if _, dup := want[c.Name]; dup {
 			t.Fatalf("two cases named %q", c.Name)
 		}
-		if want[c.Name], err = comparableFEN(c.FEN); err != nil {
+		fen, err := comparableFEN(c.FEN)
+		if err != nil {
 			t.Fatalf("%s: boardd's end FEN %q: %v", c.Name, c.FEN, err)
 		}
+		want[c.Name] = fen
 	}
 	byName := map[string]pgnCase{}
 	for _, c := range cases {

@@ -159,11 +159,7 @@ func runScenario(t *testing.T, path string, extra ...string) ([]map[string]any, 
 // TestLawScenarios replays every scenario in testdata/laws through the real
 // `boardd replay` entry point and checks what it reports.
 func TestLawScenarios(t *testing.T) {
-	paths, err := filepath.Glob(filepath.Join("..", "..", "testdata", "laws", "*.trace"))
-	if err != nil || len(paths) == 0 {
-		t.Fatalf("no scenarios found: %v", err)
-	}
-	sort.Strings(paths)
+	paths := lawScenarioPaths(t)
 	for _, path := range paths {
 		t.Run(strings.TrimSuffix(filepath.Base(path), ".trace"), func(t *testing.T) {
 			data, _ := os.ReadFile(path)
@@ -221,4 +217,16 @@ func TestReplayRefusesWarnOnlyInATournament(t *testing.T) {
 			t.Errorf("boardd %s: exit %d, stderr %q, %d bytes out; want exit 2 naming --warn-only and --tournament, nothing out", strings.Join(args, " "), code, stderr.String(), stdout.Len())
 		}
 	}
+}
+
+// lawScenarioPaths returns the law scenarios in testdata/laws, sorted; no
+// scenario at all fails the test.
+func lawScenarioPaths(t *testing.T) []string {
+	t.Helper()
+	paths, err := filepath.Glob(filepath.Join("..", "..", "testdata", "laws", "*.trace"))
+	if err != nil || len(paths) == 0 {
+		t.Fatalf("no scenarios found: %v", err)
+	}
+	sort.Strings(paths)
+	return paths
 }
